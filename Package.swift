@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "CredentialVault",
+    products: [
+        .library(name: "CredentialVault", targets: ["CredentialVault"]),
+        .executable(name: "credctl", targets: ["credctl"]),
+        .executable(name: "credbench", targets: ["credbench"]),
+    ],
+    targets: [
+        // System libraries: a module map and a shim header each, nothing else.
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibsecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+
+        // Wrappers: the only places the C modules are imported.
+        .target(name: "Sodium", dependencies: ["CSodium"]),
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+
+        // Concepts.
+        .target(name: "Replication", dependencies: ["Sodium", "SQLite"]),
+        .target(name: "ConfigTrack", dependencies: ["SQLite", "Replication"]),
+        .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication"]),
+        .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Sodium"]),
+        .target(name: "CredctlKit", dependencies: ["CredentialVault"]),
+        .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
+        .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium"]),
+
+        .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "ReplicationTests", dependencies: ["Replication"]),
+        .testTarget(name: "ConfigTrackTests", dependencies: ["ConfigTrack"]),
+        .testTarget(name: "SecretTrackTests", dependencies: ["SecretTrack", "Sodium"]),
+        .testTarget(name: "CredentialVaultTests", dependencies: ["CredentialVault"]),
+        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit"]),
+    ]
+)

@@ -1,0 +1,110 @@
+internal import CSQLite
+import Glibc
+
+/// One SQLite connection. Not `Sendable`: a `DatabaseQueue` owns it and hands it out serially.
+///
+/// Opens in WAL mode with a busy timeout, foreign keys on and full fsync, so a crash leaves the
+/// file either before or after each transaction.
+public final class Connection {
+    let handle: OpaquePointer
+    /// Prepared statements reused by SQL text; preparing once is most of a lookup's cost.
+    private var cache: [String: Statement] = [:]
+    public let path: String
+
+    /// Opens (creating with mode 0600 if absent) the database at `path`.
+    /// The corresponding C function is `sqlite3_open_v2`.
+    public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        // Create the file ourselves so it is never briefly wider than 0600; SQLite gives its
+        // -wal and -shm files the same mode as the database file.
+        let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw SQLiteError(code: .cannotOpen, resultCode: 0, operation: "create", message: "cannot create database file (errno \(errno))")
+        }
+        close(fd)
+        var db: OpaquePointer?
+        let status = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+        guard status == SQLITE_OK, let db else {
+            let error = ResultCode.error(status, "open", db)
+            // sqlite3_open_v2 allocates a handle even on failure; it must be closed.
+            sqlite3_close_v2(db)
+            throw error
+        }
+        handle = db
+        self.path = path
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        do {
+            try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+        } catch {
+            cache.removeAll()
+            sqlite3_close_v2(db)
+            throw error
+        }
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that take no arguments (schema, pragmas).
+    /// The corresponding C function is `sqlite3_exec`.
+    public func execute(_ sql: String) throws {
+        try ResultCode.check(sqlite3_exec(handle, sql, nil, nil, nil), "execute", handle)
+    }
+
+    /// Runs one statement with `arguments`, discarding any rows.
+    public func run(_ sql: String, _ arguments: [SQLBindable] = []) throws {
+        let statement = try prepared(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments.map(\.sqlValue))
+        while try statement.step() {}
+    }
+
+    /// Runs a query and maps every row.
+    public func query<T>(_ sql: String, _ arguments: [SQLBindable] = [], _ map: (Row) throws -> T) throws -> [T] {
+        let statement = try prepared(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments.map(\.sqlValue))
+        var results: [T] = []
+        while try statement.step() {
+            results.append(try map(Row(handle: statement.handle)))
+        }
+        return results
+    }
+
+    /// Runs a query and maps its first row, if any.
+    public func queryFirst<T>(_ sql: String, _ arguments: [SQLBindable] = [], _ map: (Row) throws -> T) throws -> T? {
+        let statement = try prepared(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments.map(\.sqlValue))
+        guard try statement.step() else { return nil }
+        return try map(Row(handle: statement.handle))
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Runs `body` in an immediate transaction: committed if it returns, rolled back if it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // A failed COMMIT may already have rolled back; ignore "no transaction is active".
+            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
+    /// Whether a transaction is open on this connection.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    private func prepared(_ sql: String) throws -> Statement {
+        if let statement = cache[sql] { return statement }
+        let statement = try Statement(connection: handle, sql: sql)
+        cache[sql] = statement
+        return statement
+    }
+}

@@ -1,0 +1,27 @@
+/// The serializing owner of one `Connection`: every access goes through `read` or `write`.
+///
+/// `write` runs its closure in one immediate transaction, so an edit and everything recorded with
+/// it (its journal entry, for instance) commit together or not at all.
+public final class DatabaseQueue: @unchecked Sendable {
+    // `@unchecked Sendable`: the connection is touched only while `lock` is held.
+    private let connection: Connection
+    private let lock = Lock()
+
+    /// Opens the database at `path` and applies `migrator`'s pending migrations.
+    public init(path: String, migrator: Migrator? = nil) throws {
+        connection = try Connection(path: path)
+        if let migrator { try migrator.migrate(connection) }
+    }
+
+    public var path: String { connection.path }
+
+    /// Reads with exclusive access to the connection.
+    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        try lock.withLock { try body(connection) }
+    }
+
+    /// Writes inside one immediate transaction.
+    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        try lock.withLock { try connection.transaction { try body(connection) } }
+    }
+}

@@ -1,0 +1,50 @@
+/// A named schema change. Shipped migrations are never edited; new ones are appended.
+public struct Migration: Sendable {
+    public let name: String
+    public let apply: @Sendable (Connection) throws -> Void
+
+    public init(_ name: String, _ apply: @escaping @Sendable (Connection) throws -> Void) {
+        self.name = name
+        self.apply = apply
+    }
+}
+
+/// Applies ordered, named migrations, each in its own transaction, recording every applied name
+/// in `schema_migrations`.
+public struct Migrator: Sendable {
+    public let migrations: [Migration]
+
+    public init(_ migrations: [Migration]) {
+        precondition(Set(migrations.map(\.name)).count == migrations.count, "migration names must be unique")
+        self.migrations = migrations
+    }
+
+    /// Brings `db` up to date. Refuses a database that has migrations this build does not know
+    /// (it was written by a newer build) rather than guessing at its shape.
+    public func migrate(_ db: Connection) throws {
+        try db.execute("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                position INTEGER PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE
+            )
+            """)
+        let applied = try db.query("SELECT name FROM schema_migrations ORDER BY position") { $0.text(0) ?? "" }
+        let known = migrations.map(\.name)
+        guard applied.count <= known.count, Array(known.prefix(applied.count)) == applied else {
+            let unknown = applied.first { !known.contains($0) } ?? applied.last ?? "?"
+            throw SQLiteError(code: .schemaTooNew, resultCode: 0, operation: "migrate",
+                              message: "the database has migration '\(unknown)', which this build does not know; it was written by a newer version")
+        }
+        for (position, migration) in migrations.enumerated().dropFirst(applied.count) {
+            try db.transaction {
+                try migration.apply(db)
+                try db.run("INSERT INTO schema_migrations (position, name) VALUES (?, ?)", [position, migration.name])
+            }
+        }
+    }
+
+    /// Names of the migrations applied to `db`, in order.
+    public static func appliedMigrations(_ db: Connection) throws -> [String] {
+        try db.query("SELECT name FROM schema_migrations ORDER BY position") { $0.text(0) ?? "" }
+    }
+}

@@ -1,0 +1,43 @@
+internal import CSodium
+
+/// Base64 (standard alphabet, padded) through libsodium, so secret material decodes straight
+/// into guarded memory without passing through `Data` or `String`.
+public enum Base64 {
+    /// Encodes public bytes. The corresponding C function is `sodium_bin2base64`.
+    public static func encode(_ bytes: [UInt8]) -> String {
+        SodiumRuntime.ensureInitialized()
+        let variant = sodium_base64_VARIANT_ORIGINAL
+        let length = sodium_base64_encoded_len(bytes.count, variant)
+        var out = [CChar](repeating: 0, count: length)
+        _ = bytes.withUnsafeBufferPointer { input in
+            sodium_bin2base64(&out, length, input.baseAddress, bytes.count, variant)
+        }
+        // `length` counts the terminating NUL.
+        return String(decoding: out.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Decodes public Base64 text; whitespace is ignored. Returns nil for invalid input.
+    public static func decode(_ text: String) -> [UInt8]? {
+        let input = Array(text.utf8)
+        guard let decoded = try? input.withUnsafeBytes({ try decodeSecret($0) }) else { return nil }
+        return decoded.withUnsafeBytes { Array($0) }
+    }
+
+    /// Decodes Base64 text (whitespace ignored) into guarded memory.
+    /// The corresponding C function is `sodium_base642bin`.
+    public static func decodeSecret(_ text: UnsafeRawBufferPointer) throws -> SecretBytes {
+        SodiumRuntime.ensureInitialized()
+        let capacity = text.count / 4 * 3 + 3
+        let scratch = try SecretBytes(zeroedCount: capacity)
+        var written = 0
+        var end: UnsafePointer<CChar>?
+        let status = scratch.withUnsafeMutableBytes { out in
+            text.withMemoryRebound(to: CChar.self) { chars in
+                sodium_base642bin(out.baseAddress!.assumingMemoryBound(to: UInt8.self), capacity, chars.baseAddress, chars.count, " \t\r\n", &written, &end, sodium_base64_VARIANT_ORIGINAL)
+            }
+        }
+        let consumedAll = text.count == 0 || end.map { UnsafeRawPointer($0) == text.baseAddress! + text.count } ?? false
+        guard status == 0, consumedAll else { throw SodiumError(.malformed, "Text is not valid Base64.") }
+        return try scratch.slice(0..<written)
+    }
+}
