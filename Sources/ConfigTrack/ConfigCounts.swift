@@ -1,0 +1,9 @@
+/// Record counts for status displays.
+public struct ConfigCounts: Sendable, Equatable {
+    public let hosts: Int
+    public let groups: Int
+    public let identities: Int
+    public let forwards: Int
+    /// Local edits not yet uploaded.
+    public let pendingChanges: Int
+}

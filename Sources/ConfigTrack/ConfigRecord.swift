@@ -1,0 +1,47 @@
+import FoundationEssentials
+import Replication
+import SQLite
+
+/// What the store needs to know to persist and journal a record kind generically.
+protocol ConfigRecord: Sendable {
+    /// The record kind in record names and the journal (`host`, `group`, …).
+    static var kind: String { get }
+    static var table: String { get }
+    /// Columns after `id`, in the order of `columnValues` and of the row handed to `init(row:)`;
+    /// the two version columns always come last.
+    static var columns: [String] { get }
+    var id: UUID { get }
+    var version: RecordVersion? { get set }
+    var columnValues: [SQLBindable] { get }
+    /// Builds a record from a row selected as `id, columns…, version_clock, version_device`.
+    init(row: Row) throws
+}
+
+/// A record users find by label.
+protocol LabeledRecord: ConfigRecord {
+    var label: String { get }
+}
+
+extension ConfigRecord {
+    /// `<kind>/<uuid>`: the record's name in the journal and on the remote.
+    var recordName: String { "\(Self.kind)/\(CanonicalUUID.text(id))" }
+
+    static var selectSQL: String {
+        "SELECT id, \(columns.joined(separator: ", ")), version_clock, version_device FROM \(table)"
+    }
+
+    static func version(from row: Row, at column: Int32) -> RecordVersion {
+        RecordVersion(clock: row.uint64(column), device: row.text(column + 1) ?? "")
+    }
+
+    static func uuid(from row: Row, at column: Int32) throws -> UUID {
+        guard let text = row.text(column), let id = CanonicalUUID.parse(text) else {
+            throw ConfigError(.storage, "A \(kind) record has a malformed id.")
+        }
+        return id
+    }
+
+    static func optionalUUID(from row: Row, at column: Int32) -> UUID? {
+        row.text(column).flatMap(CanonicalUUID.parse)
+    }
+}

@@ -1,0 +1,43 @@
+import Replication
+import SQLite
+
+/// The ordered migrations of `config.sqlite`. Append only; never edit a shipped one.
+///
+/// Records carry no foreign keys on purpose: replication can deliver a host before the group or
+/// identity it names, so references are checked when a local edit is made and resolved when
+/// read. Labels are indexed but not UNIQUE for the same reason (two devices may each create
+/// "web-1" offline); local edits enforce uniqueness.
+enum ConfigSchema {
+    static let migrator = Migrator([
+        LocalClock.migration,
+        Journal.migration,
+        Migration("config: records") { db in
+            try db.execute("""
+                CREATE TABLE config_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE hosts (
+                    id TEXT PRIMARY KEY, label TEXT NOT NULL, hostname TEXT NOT NULL, port INTEGER NOT NULL,
+                    username TEXT, auth_method TEXT NOT NULL, identity_id TEXT, group_id TEXT, jump_host_id TEXT,
+                    password_ref TEXT, version_clock INTEGER NOT NULL, version_device TEXT NOT NULL);
+                CREATE INDEX hosts_label ON hosts (label);
+                CREATE INDEX hosts_group ON hosts (group_id);
+                CREATE TABLE host_groups (
+                    id TEXT PRIMARY KEY, label TEXT NOT NULL, parent_id TEXT,
+                    version_clock INTEGER NOT NULL, version_device TEXT NOT NULL);
+                CREATE INDEX host_groups_label ON host_groups (label);
+                CREATE TABLE identities (
+                    id TEXT PRIMARY KEY, label TEXT NOT NULL, username TEXT, key_type TEXT NOT NULL,
+                    public_key TEXT NOT NULL, private_key_ref TEXT NOT NULL, passphrase_ref TEXT,
+                    version_clock INTEGER NOT NULL, version_device TEXT NOT NULL);
+                CREATE INDEX identities_label ON identities (label);
+                CREATE TABLE port_forwards (
+                    id TEXT PRIMARY KEY, host_id TEXT NOT NULL, kind TEXT NOT NULL, bind_address TEXT,
+                    bind_port INTEGER NOT NULL, destination_host TEXT, destination_port INTEGER,
+                    version_clock INTEGER NOT NULL, version_device TEXT NOT NULL);
+                CREATE INDEX port_forwards_host ON port_forwards (host_id);
+                CREATE TABLE config_tombstones (
+                    record_name TEXT PRIMARY KEY, kind TEXT NOT NULL,
+                    version_clock INTEGER NOT NULL, version_device TEXT NOT NULL);
+                """)
+        },
+    ])
+}

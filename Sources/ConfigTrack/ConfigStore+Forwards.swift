@@ -1,0 +1,47 @@
+import FoundationEssentials
+import SQLite
+
+extension ConfigStore {
+    /// Port-forward rules, all or only one host's.
+    public func forwards(forHost hostID: UUID? = nil) throws -> [PortForwardRule] {
+        try read("list port forwards") { db in
+            if let hostID { return try all(db, PortForwardRule.self, where: "host_id = ?", [CanonicalUUID.text(hostID)]) }
+            return try all(db, PortForwardRule.self)
+        }
+    }
+
+    public func forward(id: UUID) throws -> PortForwardRule? {
+        try read("read a port forward") { try find($0, PortForwardRule.self, id: id) }
+    }
+
+    /// Validates and stores a rule: local and remote rules need a destination, dynamic ones none.
+    @discardableResult
+    public func save(_ rule: PortForwardRule) throws -> PortForwardRule {
+        try write("save a port forward") { db in
+            var rule = rule
+            guard try find(db, Host.self, id: rule.hostID) != nil else { throw ConfigError(.notFound, "The port forward names a host that does not exist.") }
+            try ConfigValidation.port(rule.bindPort, field: "listening port")
+            if let bind = rule.bindAddress, bind != "*" { rule.bindAddress = try ConfigValidation.hostname(bind, field: "bind address") }
+            switch rule.kind {
+            case .dynamic:
+                guard rule.destinationHost == nil, rule.destinationPort == nil else {
+                    throw ConfigError(.invalid, "A dynamic (SOCKS) forward has no destination.")
+                }
+            case .local, .remote:
+                guard let host = rule.destinationHost, let port = rule.destinationPort else {
+                    throw ConfigError(.invalid, "A \(rule.kind.rawValue) forward needs a destination host and port.")
+                }
+                rule.destinationHost = try ConfigValidation.hostname(host, field: "destination host")
+                try ConfigValidation.port(port, field: "destination port")
+            }
+            return try persist(db, rule)
+        }
+    }
+
+    public func removeForward(id: UUID) throws {
+        try write("remove a port forward") { db in
+            guard let rule = try find(db, PortForwardRule.self, id: id) else { throw ConfigError(.notFound, "No port forward with that id.") }
+            try erase(db, rule)
+        }
+    }
+}

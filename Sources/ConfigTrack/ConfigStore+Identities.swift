@@ -1,0 +1,50 @@
+import FoundationEssentials
+import SQLite
+
+extension ConfigStore {
+    /// All identities, by label.
+    public func identities() throws -> [Identity] {
+        try read("list identities") { try all($0, Identity.self) }
+    }
+
+    /// The identity with this label or id.
+    public func identity(_ labelOrID: String) throws -> Identity {
+        try read("read identity '\(CanonicalUUID.printable(labelOrID))'") { try find($0, Identity.self, labelOrID: labelOrID) }
+    }
+
+    public func identity(id: UUID) throws -> Identity? {
+        try read("read an identity") { try find($0, Identity.self, id: id) }
+    }
+
+    /// Validates and stores a new or changed identity.
+    @discardableResult
+    public func save(_ identity: Identity) throws -> Identity {
+        try write("save identity '\(CanonicalUUID.printable(identity.label))'") { db in
+            try ensureLabelIsFree(db, identity)
+            if let username = identity.username { try ConfigValidation.username(username) }
+            guard identity.privateKeyRef == .identityPrivateKey(identity.id),
+                  identity.passphraseRef == nil || identity.passphraseRef == .identityPassphrase(identity.id) else {
+                throw ConfigError(.invalid, "Identity '\(identity.label)' may only reference its own private key and passphrase.")
+            }
+            let fields = identity.publicKey.split(separator: " ")
+            guard fields.count >= 2, fields[0] == identity.keyType.rawValue,
+                  !identity.publicKey.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw ConfigError(.invalid, "Identity '\(identity.label)' needs an OpenSSH public key line of type \(identity.keyType.rawValue).")
+            }
+            return try persist(db, identity)
+        }
+    }
+
+    /// Removes an identity. Refuses while hosts use it.
+    public func removeIdentity(id: UUID) throws {
+        try write("remove an identity") { db in
+            guard let identity = try find(db, Identity.self, id: id) else { throw ConfigError(.notFound, "No such identity.") }
+            let users = try all(db, Host.self, where: "identity_id = ?", [CanonicalUUID.text(id)])
+            if !users.isEmpty {
+                throw ConfigError(.inUse, "Identity '\(identity.label)' is used by \(users.map { "'\($0.label)'" }.joined(separator: ", ")).",
+                                  hint: "Give those hosts another identity or remove them first.")
+            }
+            try erase(db, identity)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import FoundationEssentials
+import Replication
+import SQLite
+
+/// The config track: hosts, groups, identities and port-forward rules in `config.sqlite`.
+///
+/// Holds no secret, so it opens and lists without any key. Every local edit stamps the record
+/// with a fresh hybrid-logical-clock version and writes its pending journal entry in the same
+/// transaction.
+public final class ConfigStore: Sendable {
+    let queue: DatabaseQueue
+    /// The id of the device this store belongs to; it signs every local version.
+    public let deviceID: String
+
+    /// Creates (or finishes creating) the store at `path` for `deviceID`.
+    public static func create(at path: String, deviceID: String) throws -> ConfigStore {
+        let queue = try storage("create the config database") { try DatabaseQueue(path: path, migrator: ConfigSchema.migrator) }
+        try storage("record the device id") {
+            try queue.write { db in
+                try db.run("INSERT OR IGNORE INTO config_meta (key, value) VALUES ('device_id', ?)", [deviceID])
+            }
+        }
+        return try ConfigStore(queue: queue)
+    }
+
+    /// Opens an existing store. Needs no key.
+    public static func open(at path: String) throws -> ConfigStore {
+        try ConfigStore(queue: storage("open the config database") { try DatabaseQueue(path: path, migrator: ConfigSchema.migrator) })
+    }
+
+    private init(queue: DatabaseQueue) throws {
+        self.queue = queue
+        guard let device = try Self.storage("read the device id", { try queue.read { db in
+            try db.queryFirst("SELECT value FROM config_meta WHERE key = 'device_id'") { $0.text(0) }
+        } }) ?? nil else {
+            throw ConfigError(.storage, "The config database at \(queue.path) has no device id; it was not created by CredentialVault.")
+        }
+        deviceID = device
+    }
+
+    /// How many records of each kind are stored, and how many edits wait for upload.
+    public func counts() throws -> ConfigCounts {
+        try read("count records") { db in
+            func count(_ table: String) throws -> Int { try db.queryFirst("SELECT count(*) FROM \(table)") { $0.int(0) } ?? 0 }
+            return ConfigCounts(hosts: try count(Host.table), groups: try count(HostGroup.table), identities: try count(Identity.table),
+                                forwards: try count(PortForwardRule.table), pendingChanges: try Journal.pendingCount(db))
+        }
+    }
+
+    /// The pending upload intents, oldest first.
+    public func pendingJournal() throws -> [JournalEntry] {
+        try read("read the journal") { try Journal.pending($0) }
+    }
+
+    // MARK: - Generic record plumbing
+
+    func read<T>(_ action: String, _ body: (Connection) throws -> T) throws -> T {
+        try Self.storage(action) { try queue.read(body) }
+    }
+
+    func write<T>(_ action: String, _ body: (Connection) throws -> T) throws -> T {
+        try Self.storage(action) { try queue.write(body) }
+    }
+
+    /// Runs `body`, turning database failures into `ConfigError.storage` that names `action`.
+    static func storage<T>(_ action: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ConfigError {
+            throw error
+        } catch let error as SQLiteError {
+            throw ConfigError(.storage, "Unable to \(action): \(error).", cause: error)
+        }
+    }
+
+    func all<R: ConfigRecord>(_ db: Connection, _: R.Type, where clause: String? = nil, _ arguments: [SQLBindable] = []) throws -> [R] {
+        let sql = R.selectSQL + (clause.map { " WHERE \($0)" } ?? "") + (R.self is any LabeledRecord.Type ? " ORDER BY label, id" : " ORDER BY id")
+        return try db.query(sql, arguments) { try R(row: $0) }
+    }
+
+    func find<R: ConfigRecord>(_ db: Connection, _: R.Type, id: UUID) throws -> R? {
+        try db.queryFirst(R.selectSQL + " WHERE id = ?", [CanonicalUUID.text(id)]) { try R(row: $0) }
+    }
+
+    /// Finds a record by id (canonical UUID text, any case) or by exact label.
+    func find<R: LabeledRecord>(_ db: Connection, _: R.Type, labelOrID: String) throws -> R {
+        if CanonicalUUID.looksLikeUUID(labelOrID), let id = UUID(uuidString: labelOrID) {
+            if let record = try find(db, R.self, id: id) { return record }
+        } else {
+            let matches = try db.query(R.selectSQL + " WHERE label = ? LIMIT 2", [labelOrID]) { try R(row: $0) }
+            if matches.count == 1 { return matches[0] }
+            if matches.count > 1 {
+                throw ConfigError(.ambiguous, "More than one \(R.kind) is labelled '\(CanonicalUUID.printable(labelOrID))'.",
+                                  hint: "Refer to it by id (see the list command), then rename one.")
+            }
+        }
+        throw ConfigError(.notFound, "No \(R.kind) '\(CanonicalUUID.printable(labelOrID))'.", hint: "List them with the \(R.kind) list command.")
+    }
+
+    /// Rejects a label that another record of the same kind already has.
+    func ensureLabelIsFree<R: LabeledRecord>(_ db: Connection, _ record: R) throws {
+        try ConfigValidation.label(record.label, kind: R.kind)
+        let taken = try db.queryFirst("SELECT 1 FROM \(R.table) WHERE label = ? AND id != ? LIMIT 1",
+                                      [record.label, CanonicalUUID.text(record.id)]) { _ in true } ?? false
+        if taken { throw ConfigError(.alreadyExists, "A \(R.kind) labelled '\(record.label)' already exists.", hint: "Choose another label or edit the existing \(R.kind).") }
+    }
+
+    /// Stamps a new version, stores the record and journals it, inside the caller's write.
+    func persist<R: ConfigRecord>(_ db: Connection, _ record: R) throws -> R {
+        var stamped = record
+        stamped.version = try LocalClock.tick(db, device: deviceID)
+        let names = ["id"] + R.columns + ["version_clock", "version_device"]
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        try db.run("INSERT OR REPLACE INTO \(R.table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))",
+                   [CanonicalUUID.text(record.id)] + stamped.columnValues + [stamped.version!.clock, deviceID])
+        try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [stamped.recordName])
+        try Journal.record(db, JournalEntry(recordName: stamped.recordName, kind: R.kind, version: stamped.version!, deleted: false))
+        return stamped
+    }
+
+    /// Deletes the record, leaving a tombstone and a pending deletion in the journal.
+    func erase<R: ConfigRecord>(_ db: Connection, _ record: R) throws {
+        let version = try LocalClock.tick(db, device: deviceID)
+        try db.run("DELETE FROM \(R.table) WHERE id = ?", [CanonicalUUID.text(record.id)])
+        try db.run("INSERT OR REPLACE INTO config_tombstones (record_name, kind, version_clock, version_device) VALUES (?, ?, ?, ?)",
+                   [record.recordName, R.kind, version.clock, deviceID])
+        try Journal.record(db, JournalEntry(recordName: record.recordName, kind: R.kind, version: version, deleted: true))
+    }
+}

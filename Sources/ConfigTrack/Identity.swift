@@ -1,0 +1,50 @@
+import FoundationEssentials
+import Replication
+import SQLite
+
+/// An SSH key pair: the public half in config, the private half (and its passphrase, if any)
+/// on the secret track by reference.
+public struct Identity: Sendable, Equatable, Identifiable {
+    public let id: UUID
+    public var label: String
+    public var username: String?
+    public var keyType: KeyType
+    /// The OpenSSH public key line (`ssh-ed25519 AAAA… comment`).
+    public var publicKey: String
+    /// Always `identity.<id>.privkey`.
+    public var privateKeyRef: SecretReference
+    /// `identity.<id>.passphrase` when the key is encrypted and its passphrase is stored.
+    public var passphraseRef: SecretReference?
+    public internal(set) var version: RecordVersion?
+
+    public init(id: UUID = UUID(), label: String, username: String? = nil, keyType: KeyType, publicKey: String,
+                privateKeyRef: SecretReference? = nil, passphraseRef: SecretReference? = nil) {
+        self.id = id
+        self.label = label
+        self.username = username
+        self.keyType = keyType
+        self.publicKey = publicKey
+        self.privateKeyRef = privateKeyRef ?? .identityPrivateKey(id)
+        self.passphraseRef = passphraseRef
+    }
+}
+
+extension Identity: LabeledRecord {
+    static let kind = "identity"
+    static let table = "identities"
+    static let columns = ["label", "username", "key_type", "public_key", "private_key_ref", "passphrase_ref"]
+
+    var columnValues: [SQLBindable] {
+        [label, username, keyType.rawValue, publicKey, privateKeyRef.key, passphraseRef?.key]
+    }
+
+    init(row: Row) throws {
+        guard let keyType = row.text(3).flatMap(KeyType.init(rawValue:)) else {
+            throw ConfigError(.storage, "An identity record has an unknown key type.")
+        }
+        self.init(id: try Self.uuid(from: row, at: 0), label: row.text(1) ?? "", username: row.text(2), keyType: keyType,
+                  publicKey: row.text(4) ?? "", privateKeyRef: try SecretReference(parsing: row.text(5) ?? ""),
+                  passphraseRef: try row.text(6).map { try SecretReference(parsing: $0) })
+        version = Self.version(from: row, at: 7)
+    }
+}

@@ -1,0 +1,82 @@
+import SQLite
+
+/// The durable upload journal each track keeps in its own database.
+///
+/// A local edit calls `record` inside the same write transaction as the edit, so an edit can
+/// never commit without its upload intent. One row per record: a later edit replaces the
+/// pending version, and acknowledging clears the row only if it still holds the version sent.
+/// Cursors and quarantine live beside the journal so a remote batch can be applied — records,
+/// cursor and quarantine — in one transaction.
+public enum Journal {
+    public static let migration = Migration("replication: journal, cursors, quarantine") { db in
+        try db.execute("""
+            CREATE TABLE replication_journal (
+                record_name TEXT PRIMARY KEY,
+                kind TEXT NOT NULL,
+                version_clock INTEGER NOT NULL,
+                version_device TEXT NOT NULL,
+                deleted INTEGER NOT NULL,
+                incarnation INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE TABLE replication_cursors (
+                zone TEXT NOT NULL,
+                device TEXT NOT NULL,
+                sequence INTEGER NOT NULL,
+                PRIMARY KEY (zone, device)
+            );
+            CREATE TABLE replication_quarantine (
+                id INTEGER PRIMARY KEY,
+                zone TEXT NOT NULL,
+                record_name TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                bytes BLOB NOT NULL,
+                received_clock INTEGER NOT NULL
+            );
+            CREATE INDEX replication_quarantine_record ON replication_quarantine (record_name);
+            """)
+    }
+
+    /// Records (or replaces) the pending upload intent for a record. Call inside a write.
+    public static func record(_ db: Connection, _ entry: JournalEntry) throws {
+        try db.run("""
+            INSERT INTO replication_journal (record_name, kind, version_clock, version_device, deleted, incarnation)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (record_name) DO UPDATE SET kind = excluded.kind, version_clock = excluded.version_clock,
+                version_device = excluded.version_device, deleted = excluded.deleted, incarnation = excluded.incarnation
+            """, [entry.recordName, entry.kind, entry.version.clock, entry.version.device, entry.deleted, entry.incarnation])
+    }
+
+    /// All pending entries, oldest version first.
+    public static func pending(_ db: Connection) throws -> [JournalEntry] {
+        try db.query("SELECT record_name, kind, version_clock, version_device, deleted, incarnation FROM replication_journal ORDER BY version_clock, record_name") { row in
+            JournalEntry(recordName: row.text(0) ?? "", kind: row.text(1) ?? "",
+                         version: RecordVersion(clock: row.uint64(2), device: row.text(3) ?? ""),
+                         deleted: row.bool(4), incarnation: row.int64(5))
+        }
+    }
+
+    public static func pendingCount(_ db: Connection) throws -> Int {
+        try db.queryFirst("SELECT count(*) FROM replication_journal") { $0.int(0) } ?? 0
+    }
+
+    /// Clears the intent for `recordName` only if it still holds exactly `version`.
+    public static func acknowledge(_ db: Connection, recordName: String, version: RecordVersion) throws {
+        try db.run("DELETE FROM replication_journal WHERE record_name = ? AND version_clock = ? AND version_device = ?",
+                   [recordName, version.clock, version.device])
+    }
+
+    /// Whether any quarantined copy of `recordName` is held.
+    public static func isQuarantined(_ db: Connection, recordName: String) throws -> Bool {
+        try db.queryFirst("SELECT 1 FROM replication_quarantine WHERE record_name = ? LIMIT 1", [recordName]) { _ in true } ?? false
+    }
+
+    /// Keeps bytes that could not be applied, with the reason, out of the way of other records.
+    public static func quarantine(_ db: Connection, zone: String, recordName: String, reason: String, bytes: [UInt8], at version: RecordVersion) throws {
+        try db.run("INSERT INTO replication_quarantine (zone, record_name, reason, bytes, received_clock) VALUES (?, ?, ?, ?, ?)",
+                   [zone, recordName, reason, bytes, version.clock])
+    }
+
+    public static func quarantineCount(_ db: Connection) throws -> Int {
+        try db.queryFirst("SELECT count(*) FROM replication_quarantine") { $0.int(0) } ?? 0
+    }
+}
