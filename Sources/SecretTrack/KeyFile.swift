@@ -1,0 +1,51 @@
+import Glibc
+import Sodium
+
+/// Key files: the unlock method for servers and CI.
+///
+/// Any file of 16 bytes to 64 KiB can serve; its whole content is hashed into the wrapping key.
+/// `create` writes 32 random bytes as one line of Base64, mode 0600, and never overwrites.
+public enum KeyFile {
+    static let minimumSize = 16
+    static let maximumSize = 64 << 10
+
+    /// Creates a new key file at `path` with mode 0600. Fails if anything exists there.
+    public static func create(at path: String) throws {
+        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw SecretError(.storage, errno == EEXIST ? "The key file \(path) already exists." : "Unable to create the key file \(path) (errno \(errno)).")
+        }
+        var failed = false
+        let text = Array((Base64.encode(Random.bytes(count: 32)) + "\n").utf8)
+        text.withUnsafeBytes { bytes in
+            failed = write(fd, bytes.baseAddress, bytes.count) != bytes.count || fsync(fd) != 0
+        }
+        close(fd)
+        if failed {
+            unlink(path)
+            throw SecretError(.storage, "Unable to write the key file \(path).")
+        }
+    }
+
+    /// Reads a key file, refusing one that other users can read or write.
+    public static func read(at path: String) throws -> SecretBytes {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw SecretError(.invalid, "The key file \(path) does not exist.", hint: "Give the key file the vault was created with.")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw SecretError(.invalid, "The key file \(path) is accessible by other users (mode \(String(info.st_mode & 0o777, radix: 8))).",
+                              hint: "Run: chmod 600 \(path)")
+        }
+        let contents: SecretBytes
+        do {
+            contents = try SecretBytes.read(contentsOfFile: path, limit: maximumSize)
+        } catch let error as SodiumError {
+            throw SecretError(.invalid, error.message)
+        }
+        guard contents.count >= minimumSize else {
+            throw SecretError(.invalid, "The key file \(path) is too short to be a key (\(contents.count) bytes; at least \(minimumSize) needed).")
+        }
+        return contents
+    }
+}

@@ -1,0 +1,23 @@
+import Sodium
+
+/// What unlocks the device and vault keys on this device.
+public enum KeyProvider: Sendable {
+    /// A passphrase, stretched with Argon2id.
+    case passphrase(SecretBytes)
+    /// The contents of a key file (see `KeyFile`).
+    case keyFile(SecretBytes)
+
+    /// The name stored with the key slot this provider opens.
+    public var kind: KeyProviderKind {
+        switch self {
+        case .passphrase: .passphrase
+        case .keyFile: .keyFile
+        }
+    }
+}
+
+/// The kinds of key provider, as stored in `key_slots.provider`.
+public enum KeyProviderKind: String, Sendable, CaseIterable {
+    case passphrase
+    case keyFile = "keyfile"
+}

@@ -1,0 +1,10 @@
+/// Item counts for status displays; needs no key.
+public struct SecretCounts: Sendable, Equatable {
+    public let deviceOnly: Int
+    public let syncable: Int
+    /// Device-only items that are not pinned: what the every-launch migration will pick up.
+    public let awaitingMigration: Int
+    public let deletionMarkers: Int
+    public let pendingChanges: Int
+    public let quarantined: Int
+}

@@ -1,0 +1,134 @@
+import Replication
+import SQLite
+import Sodium
+
+extension SecretStore {
+    static let bodyPurpose = SealPurpose(tag: 1, label: "credvault/v1/secret-body")
+    static let itemKind = "secret"
+    private static let selectItem = "SELECT reference, availability, pinned, incarnation, version_clock, version_device, sealed_body FROM secret_items"
+
+    /// What this device knows about `reference`, without opening anything.
+    public func state(of reference: String) throws -> SecretState {
+        try read("read the state of \(reference)") { db in try state(db, reference).state }
+    }
+
+    /// Stores `body` under `reference`. Replacing a present body keeps its incarnation; setting a
+    /// reference whose last incarnation was deleted starts the next incarnation.
+    @discardableResult
+    public func put(_ body: SecretBytes, for reference: String, availability: Availability = .deviceOnly) throws -> SecretItem {
+        let keys = try unlockedKeys()
+        return try write("store the secret \(reference)") { db in
+            let current = try state(db, reference)
+            let version = try LocalClock.tick(db, device: deviceID)
+            let item: SecretItem
+            switch current.state {
+            case .present(let existing):
+                item = SecretItem(reference: reference, availability: existing.availability, pinned: existing.pinned,
+                                  incarnation: existing.incarnation, version: version)
+            default:
+                item = SecretItem(reference: reference, availability: availability, pinned: false,
+                                  incarnation: (try lastIncarnation(db, reference) ?? 0) + 1, version: version)
+            }
+            let sealed = try SealedBox.seal(body, key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item))
+            try db.run("""
+                INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [reference, item.availability.rawValue, item.pinned, item.incarnation, version.clock, version.device, sealed])
+            if item.availability == .syncable {
+                try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
+            }
+            return item
+        }
+    }
+
+    /// Opens the body stored under `reference`.
+    ///
+    /// Throws `absent` (not arrived), `deleted`, `quarantined`, `locked`, or
+    /// `authenticationFailed` when the stored ciphertext does not open under its own name.
+    public func read(_ reference: String) throws -> SecretBytes {
+        let (state, sealed) = try read("read the secret \(reference)") { db in try self.state(db, reference) }
+        switch state {
+        case .present(let item):
+            let keys = try unlockedKeys()
+            do {
+                return try SealedBox.open(sealed ?? [], key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item))
+            } catch let error as SodiumError {
+                throw SecretError(.authenticationFailed, "The stored secret \(reference) failed authentication: \(error.message)",
+                                  hint: "The secrets database was altered or damaged; restore it from a backup or set the secret again.")
+            }
+        case .deleted:
+            throw SecretError(.deleted, "The secret \(reference) was deleted.")
+        case .quarantined:
+            throw SecretError(.quarantined, "The secret \(reference) arrived but is quarantined.")
+        case .absent:
+            throw SecretError(.absent, "No secret \(reference) on this device.")
+        }
+    }
+
+    /// Deletes the current incarnation of `reference`: the deletion marker is written in the
+    /// same transaction that removes the body, so the removal is never without its marker.
+    /// Returns nil when there was nothing to delete.
+    @discardableResult
+    public func delete(_ reference: String) throws -> DeletionMarker? {
+        try write("delete the secret \(reference)") { db in
+            guard case .present(let item) = try state(db, reference).state else { return nil }
+            let version = try LocalClock.tick(db, device: deviceID)
+            let marker = DeletionMarker(reference: reference, incarnation: item.incarnation, version: version)
+            try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device) VALUES (?, ?, ?, ?)",
+                       [reference, item.incarnation, version.clock, version.device])
+            try db.run("DELETE FROM secret_items WHERE reference = ?", [reference])
+            if item.availability == .syncable {
+                try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: version, deleted: true, incarnation: item.incarnation))
+            }
+            return marker
+        }
+    }
+
+    /// Metadata of every stored item, by reference.
+    public func items() throws -> [SecretItem] {
+        try read("list secrets") { db in try db.query(Self.selectItem + " ORDER BY reference") { Self.item($0) } }
+    }
+
+    public func counts() throws -> SecretCounts {
+        try read("count secrets") { db in
+            func count(_ sql: String) throws -> Int { try db.queryFirst(sql) { $0.int(0) } ?? 0 }
+            return SecretCounts(
+                deviceOnly: try count("SELECT count(*) FROM secret_items WHERE availability = 'deviceOnly'"),
+                syncable: try count("SELECT count(*) FROM secret_items WHERE availability = 'syncable'"),
+                awaitingMigration: try count("SELECT count(*) FROM secret_items WHERE availability = 'deviceOnly' AND pinned = 0"),
+                deletionMarkers: try count("SELECT count(*) FROM deletion_markers"),
+                pendingChanges: try Journal.pendingCount(db),
+                quarantined: try Journal.quarantineCount(db))
+        }
+    }
+
+    // MARK: - Internals
+
+    /// The associated data that binds a body to its name, incarnation and version.
+    static func context(_ item: SecretItem) -> [UInt8] {
+        Array("\(item.reference)\u{0}\(item.incarnation)\u{0}\(item.version.clock)\u{0}\(item.version.device)".utf8)
+    }
+
+    static func item(_ row: Row) -> SecretItem {
+        SecretItem(reference: row.text(0) ?? "", availability: Availability(rawValue: row.text(1) ?? "") ?? .deviceOnly,
+                   pinned: row.bool(2), incarnation: row.int64(3), version: RecordVersion(clock: row.uint64(4), device: row.text(5) ?? ""))
+    }
+
+    /// The state plus, when present, the sealed body.
+    func state(_ db: Connection, _ reference: String) throws -> (state: SecretState, sealed: [UInt8]?) {
+        if let (item, sealed) = try db.queryFirst(Self.selectItem + " WHERE reference = ?", [reference], { (Self.item($0), $0.blob(6)) }) {
+            return (.present(item), sealed)
+        }
+        if let marker = try db.queryFirst("SELECT incarnation, version_clock, version_device FROM deletion_markers WHERE reference = ? ORDER BY incarnation DESC LIMIT 1", [reference], {
+            DeletionMarker(reference: reference, incarnation: $0.int64(0), version: RecordVersion(clock: $0.uint64(1), device: $0.text(2) ?? ""))
+        }) {
+            return (.deleted(marker), nil)
+        }
+        if try Journal.isQuarantined(db, recordName: reference) { return (.quarantined, nil) }
+        return (.absent, nil)
+    }
+
+    private func lastIncarnation(_ db: Connection, _ reference: String) throws -> Int64? {
+        try db.queryFirst("SELECT max(incarnation) FROM deletion_markers WHERE reference = ?", [reference]) { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
+    }
+}

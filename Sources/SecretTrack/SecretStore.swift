@@ -1,0 +1,125 @@
+import Replication
+import SQLite
+import Sodium
+import Synchronization
+
+/// The secret track: sealed bodies in `secrets.sqlite`, matched to config by reference key.
+///
+/// Metadata (availability, versions, incarnations, deletion markers, counts) reads without a key;
+/// opening a body needs the store unlocked by a key provider. Keys live only in guarded memory.
+public final class SecretStore: Sendable {
+    let queue: DatabaseQueue
+    /// The vault this store belongs to; bound into every key slot.
+    public let storeID: String
+    /// This device; it signs every local version.
+    public let deviceID: String
+    let keys = Mutex<VaultKeys?>(nil)
+
+    /// Creates the store with fresh device and vault keys wrapped for `provider`; returns it unlocked.
+    public static func create(at path: String, storeID: String, deviceID: String, provider: KeyProvider, kdf: KDFParameters) throws -> SecretStore {
+        let queue = try storage("create the secrets database") { try DatabaseQueue(path: path, migrator: SecretSchema.migrator) }
+        let keys = try VaultKeys.generate()
+        let slot = try KeySlot.make(for: provider, keys: keys, storeID: storeID, kdf: kdf)
+        try storage("write the key slot") {
+            try queue.write { db in
+                guard try db.queryFirst("SELECT count(*) FROM secret_meta", [], { $0.int(0) }) == 0 else {
+                    throw SecretError(.storage, "A secrets database already exists at \(path).")
+                }
+                try db.run("INSERT INTO secret_meta (key, value) VALUES ('store_id', ?), ('device_id', ?)", [storeID, deviceID])
+                try Self.insert(slot, db)
+            }
+        }
+        let store = try SecretStore(queue: queue)
+        store.keys.withLock { $0 = keys }
+        return store
+    }
+
+    /// Opens an existing store, locked.
+    public static func open(at path: String) throws -> SecretStore {
+        try SecretStore(queue: storage("open the secrets database") { try DatabaseQueue(path: path, migrator: SecretSchema.migrator) })
+    }
+
+    private init(queue: DatabaseQueue) throws {
+        self.queue = queue
+        let meta = try Self.storage("read the store identity") {
+            try queue.read { db in
+                try db.query("SELECT key, value FROM secret_meta") { ($0.text(0) ?? "", $0.text(1) ?? "") }
+            }
+        }
+        let values = Dictionary(meta, uniquingKeysWith: { first, _ in first })
+        guard let store = values["store_id"], let device = values["device_id"] else {
+            throw SecretError(.storage, "The secrets database at \(queue.path) is not initialised.")
+        }
+        storeID = store
+        deviceID = device
+    }
+
+    // MARK: - Locking
+
+    /// Unwraps the keys with `provider`. Throws `wrongKey` if it does not fit, or if the store has
+    /// no slot for that kind of provider.
+    public func unlock(_ provider: KeyProvider) throws {
+        let slots = try keySlots()
+        guard let slot = slots.first(where: { $0.provider == provider.kind }) else {
+            let kinds = slots.map(\.provider.rawValue).joined(separator: ", ")
+            throw SecretError(.wrongKey, "This vault does not unlock with a \(provider.kind == .passphrase ? "passphrase" : "key file").",
+                              hint: "It unlocks with: \(kinds).")
+        }
+        let opened = try slot.open(with: provider, storeID: storeID)
+        keys.withLock { $0 = opened }
+    }
+
+    /// Forgets the keys; the guarded memory is wiped when the last reference goes.
+    public func lock() { keys.withLock { $0 = nil } }
+
+    public var isUnlocked: Bool { keys.withLock { $0 != nil } }
+
+    /// The kinds of key provider that can unlock this store.
+    public func providers() throws -> [KeyProviderKind] { try keySlots().map(\.provider) }
+
+    /// The Argon2id parameters of the passphrase slot, if there is one.
+    public func passphraseParameters() throws -> KDFParameters? { try keySlots().first { $0.provider == .passphrase }?.kdf }
+
+    func unlockedKeys() throws -> VaultKeys {
+        guard let current = keys.withLock({ $0 }) else {
+            throw SecretError(.locked, "The vault is locked.", hint: "Unlock it with its passphrase or key file.")
+        }
+        return current
+    }
+
+    private func keySlots() throws -> [KeySlot] {
+        try read("read the key slots") { db in
+            try db.query("SELECT provider, kdf_algorithm, kdf_ops, kdf_mem, kdf_salt, wrapped_keys FROM key_slots ORDER BY provider") { row in
+                let kdf = row.isNull(1) ? nil : KDFParameters(algorithm: row.text(1) ?? "", opsLimit: row.uint64(2), memLimit: row.uint64(3), salt: row.blob(4) ?? [])
+                return row.text(0).flatMap(KeyProviderKind.init(rawValue:)).map { KeySlot(provider: $0, kdf: kdf, wrappedKeys: row.blob(5) ?? []) }
+            }.compactMap { $0 }
+        }
+    }
+
+    private static func insert(_ slot: KeySlot, _ db: Connection) throws {
+        try db.run("INSERT OR REPLACE INTO key_slots (provider, kdf_algorithm, kdf_ops, kdf_mem, kdf_salt, wrapped_keys) VALUES (?, ?, ?, ?, ?, ?)",
+                   [slot.provider.rawValue, slot.kdf?.algorithm, slot.kdf?.opsLimit, slot.kdf?.memLimit, slot.kdf?.salt, slot.wrappedKeys])
+    }
+
+    // MARK: - Database plumbing
+
+    func read<T>(_ action: String, _ body: (Connection) throws -> T) throws -> T {
+        try Self.storage(action) { try queue.read(body) }
+    }
+
+    func write<T>(_ action: String, _ body: (Connection) throws -> T) throws -> T {
+        try Self.storage(action) { try queue.write(body) }
+    }
+
+    static func storage<T>(_ action: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SecretError {
+            throw error
+        } catch let error as SQLiteError {
+            throw SecretError(.storage, "Unable to \(action): \(error).")
+        } catch let error as SodiumError {
+            throw SecretError(.storage, "Unable to \(action): \(error.message)")
+        }
+    }
+}
