@@ -6,4 +6,6 @@ public struct ConfigCounts: Sendable, Equatable {
     public let forwards: Int
     /// Local edits not yet uploaded.
     public let pendingChanges: Int
+    /// Received records held back because they failed validation.
+    public let quarantined: Int
 }

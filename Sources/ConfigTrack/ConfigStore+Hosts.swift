@@ -22,24 +22,32 @@ extension ConfigStore {
     /// Validates and stores a new or changed host; returns it with its new version.
     @discardableResult
     public func save(_ host: Host) throws -> Host {
-        try write("save host '\(CanonicalUUID.printable(host.label))'") { db in
-            var host = host
-            try ensureLabelIsFree(db, host)
-            host.hostname = try ConfigValidation.hostname(host.hostname)
-            try ConfigValidation.port(host.port)
-            if let username = host.username { try ConfigValidation.username(username) }
-            if let reference = host.passwordRef, reference != .hostPassword(host.id) {
-                throw ConfigError(.invalid, "Host '\(host.label)' may only reference its own password (\(SecretReference.hostPassword(host.id))).")
-            }
-            if let identityID = host.identityID, try find(db, Identity.self, id: identityID) == nil {
-                throw ConfigError(.notFound, "Host '\(host.label)' names an identity that does not exist.")
-            }
-            if let groupID = host.groupID, try find(db, HostGroup.self, id: groupID) == nil {
-                throw ConfigError(.notFound, "Host '\(host.label)' names a group that does not exist.")
-            }
-            try checkJumpChain(db, for: host)
-            return try persist(db, host)
+        try write("save host '\(CanonicalUUID.printable(host.label))'") { db in try persist(db, try validated(db, host)) }
+    }
+
+    /// Checks a host as `save` would, without storing it (so a caller can check before writing
+    /// the host's secret).
+    public func validate(_ host: Host) throws {
+        _ = try read("check host '\(CanonicalUUID.printable(host.label))'") { db in try validated(db, host) }
+    }
+
+    private func validated(_ db: Connection, _ host: Host) throws -> Host {
+        var host = host
+        try ensureLabelIsFree(db, host)
+        host.hostname = try ConfigValidation.hostname(host.hostname)
+        try ConfigValidation.port(host.port)
+        if let username = host.username { try ConfigValidation.username(username) }
+        if let reference = host.passwordRef, reference != .hostPassword(host.id) {
+            throw ConfigError(.invalid, "Host '\(host.label)' may only reference its own password (\(SecretReference.hostPassword(host.id))).")
         }
+        if let identityID = host.identityID, try find(db, Identity.self, id: identityID) == nil {
+            throw ConfigError(.notFound, "Host '\(host.label)' names an identity that does not exist.")
+        }
+        if let groupID = host.groupID, try find(db, HostGroup.self, id: groupID) == nil {
+            throw ConfigError(.notFound, "Host '\(host.label)' names a group that does not exist.")
+        }
+        try checkJumpChain(db, for: host)
+        return host
     }
 
     /// Removes a host and its port-forward rules. Refuses while another host jumps through it.

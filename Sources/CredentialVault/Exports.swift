@@ -1,0 +1,7 @@
+// The facade's API is made of the tracks' record types and Sodium's guarded bytes; re-export
+// them so a client imports `CredentialVault` alone.
+@_exported import ConfigTrack
+@_exported import struct Replication.RecordVersion
+@_exported import enum SecretTrack.Availability
+@_exported import class Sodium.SecretBytes
+@_exported import struct Sodium.KDFParameters

@@ -1,0 +1,6 @@
+/// What an edit does to a host's stored password.
+public enum PasswordChange: Sendable {
+    case keep
+    case set(SecretBytes)
+    case clear
+}

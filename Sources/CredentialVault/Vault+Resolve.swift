@@ -1,0 +1,119 @@
+import FoundationEssentials
+import SecretTrack
+
+extension Vault {
+    /// Resolves a host into everything a connection needs, opening its credential.
+    ///
+    /// Errors are distinct: `notFound` (no such host), `noCredential` (the auth method needs a
+    /// credential none is configured for), `notYetSynced` (the config names a body that has not
+    /// arrived), `deleted`, `quarantined`, `locked`.
+    public func resolve(_ labelOrID: String) throws(VaultError) -> ResolvedConnection {
+        try VaultError.wrapping {
+            let host = try config.host(labelOrID)
+            return ResolvedConnection(host: host, endpoint: try endpoint(host), jumpChain: try jumpChain(of: host),
+                                      forwards: try config.forwards(forHost: host.id), auth: try auth(for: host))
+        }
+    }
+
+    /// Opens one secret by reference, but only a reference that config currently names: an
+    /// unreferenced (orphan) body is never handed out as a credential.
+    public func readSecret(_ reference: SecretReference) throws(VaultError) -> SecretBytes {
+        try VaultError.wrapping {
+            let referenced: Bool
+            switch reference.field {
+            case .hostPassword:
+                referenced = try config.host(id: reference.owner)?.passwordRef == reference
+            case .identityPrivateKey:
+                referenced = try config.identity(id: reference.owner) != nil
+            case .identityPassphrase:
+                referenced = try config.identity(id: reference.owner)?.passphraseRef == reference
+            }
+            guard referenced else {
+                throw VaultError(.notFound, "No host or identity on this device uses the secret \(reference).")
+            }
+            return try open(reference, owner: CanonicalUUID.text(reference.owner))
+        }
+    }
+
+    private func auth(for host: Host) throws -> ResolvedAuth {
+        switch host.authMethod {
+        case .password:
+            guard let reference = host.passwordRef else {
+                throw VaultError(.noCredential, "Host '\(host.label)' uses password authentication but has no password stored.",
+                                 hint: "Set one with: credctl host edit '\(host.label)' --password-stdin")
+            }
+            return .password(try open(reference, owner: host.label))
+        case .publicKey:
+            guard let identity = try identity(of: host) else {
+                throw VaultError(.noCredential, "Host '\(host.label)' uses public-key authentication but has no identity.",
+                                 hint: "Give it one with: credctl host edit '\(host.label)' --identity LABEL")
+            }
+            let key = try open(identity.privateKeyRef, owner: host.label)
+            let passphrase = try identity.passphraseRef.map { try open($0, owner: host.label) }
+            return .privateKey(key: key, passphrase: passphrase, identity: identity)
+        case .agent:
+            return .agent(identity: try identity(of: host))
+        case .keyboardInteractive:
+            return .keyboardInteractive(password: try host.passwordRef.map { try open($0, owner: host.label) })
+        }
+    }
+
+    /// The host's identity; an id whose record has not arrived is reported as not yet synced.
+    private func identity(of host: Host) throws -> Identity? {
+        guard let id = host.identityID else { return nil }
+        guard let identity = try config.identity(id: id) else {
+            throw VaultError(.notYetSynced, "The identity of '\(host.label)' has not synced to this device yet.", hint: Self.notSyncedHint)
+        }
+        return identity
+    }
+
+    /// Opens a body, turning an absent one into the explicit not-yet-synced error.
+    private func open(_ reference: SecretReference, owner: String) throws -> SecretBytes {
+        do {
+            return try secrets.read(reference.key)
+        } catch let error as SecretError {
+            switch error.code {
+            case .absent:
+                throw VaultError(.notYetSynced, "Credentials for '\(owner)' have not synced to this device yet (\(reference) is missing).", hint: Self.notSyncedHint)
+            case .deleted:
+                throw VaultError(.deleted, "The credential \(reference) of '\(owner)' was deleted.",
+                                 hint: "Set it again, or remove the reference from '\(owner)'.")
+            case .quarantined:
+                throw VaultError(.quarantined, "The credential \(reference) of '\(owner)' arrived but was quarantined (it failed validation).",
+                                 hint: "Check credctl status; the device that wrote it may run a newer version.")
+            case .locked:
+                throw VaultError(.locked, "The vault is locked; unlock it to use the credentials of '\(owner)'.",
+                                 hint: "Give --passphrase-file or --key-file, or run from a terminal to be asked.")
+            default:
+                throw VaultError.from(error)
+            }
+        }
+    }
+
+    static let notSyncedHint = "They were saved on another device. Let that device and this one sync, then try again; check that both use the same remote."
+
+    private func endpoint(_ host: Host) throws -> Endpoint {
+        var username = host.username
+        if username == nil, let id = host.identityID { username = try config.identity(id: id)?.username }
+        return Endpoint(label: host.label, hostname: host.hostname, port: host.port, username: username)
+    }
+
+    /// The jump hosts, first hop first. Save-time checks forbid loops; the guard here protects
+    /// against loops assembled by merging two devices' edits.
+    private func jumpChain(of host: Host) throws -> [Endpoint] {
+        var chain: [Endpoint] = []
+        var seen: Set<UUID> = [host.id]
+        var next = host.jumpHostID
+        while let id = next {
+            guard seen.insert(id).inserted else {
+                throw VaultError(.invalidInput, "The jump hosts of '\(host.label)' form a loop.", hint: "Edit one of them to break it.")
+            }
+            guard let jump = try config.host(id: id) else {
+                throw VaultError(.notYetSynced, "The jump host of '\(host.label)' has not synced to this device yet.", hint: Self.notSyncedHint)
+            }
+            chain.insert(try endpoint(jump), at: 0)
+            next = jump.jumpHostID
+        }
+        return chain
+    }
+}

@@ -1,0 +1,79 @@
+import FoundationEssentials
+import SecretTrack
+import Sodium
+
+/// A vault directory: the config track and the secret track, written in a safe order.
+///
+/// Writes put a new secret body before the config that references it, and remove the config
+/// reference before the body, so a crash between the two leaves either an unreferenced body
+/// (harmless, collectable) or a reference whose body is missing (reported as not yet synced) —
+/// never a reference to a wrong body. Config reads never need the vault unlocked.
+public final class Vault: Sendable {
+    public let directory: VaultDirectory
+    let config: ConfigStore
+    let secrets: SecretStore
+
+    private init(directory: VaultDirectory, config: ConfigStore, secrets: SecretStore) {
+        self.directory = directory
+        self.config = config
+        self.secrets = secrets
+    }
+
+    /// Creates a new vault in `path` (made 0700 if needed) that unlocks with `key`, and returns
+    /// it unlocked. Refuses a directory that already holds a vault or part of one.
+    public static func create(at path: String, key: UnlockKey, kdf: KDFParameters = .recommended()) throws(VaultError) -> Vault {
+        let directory = VaultDirectory(path: path)
+        return try VaultError.wrapping {
+            try directory.prepare()
+            for file in [directory.configPath, directory.secretsPath] where VaultDirectory.exists(file) {
+                throw VaultError(.alreadyExists, "\(path) already holds a vault (\(file) exists).",
+                                 hint: "Use that vault, or choose an empty directory with --vault.")
+            }
+            let provider = try keyProvider(for: key, creating: true)
+            let deviceID = CanonicalUUID.text(UUID())
+            let vaultID = CanonicalUUID.text(UUID())
+            // Secrets first: a config database alone would look like a vault with no keys.
+            let secrets = try SecretStore.create(at: directory.secretsPath, storeID: vaultID, deviceID: deviceID, provider: provider, kdf: kdf)
+            let config = try ConfigStore.create(at: directory.configPath, deviceID: deviceID)
+            return Vault(directory: directory, config: config, secrets: secrets)
+        }
+    }
+
+    /// Opens the vault in `path`, locked. Listing and reading config works without unlocking.
+    public static func open(at path: String) throws(VaultError) -> Vault {
+        let directory = VaultDirectory(path: path)
+        guard VaultDirectory.exists(directory.configPath), VaultDirectory.exists(directory.secretsPath) else {
+            throw VaultError(.noVault, "There is no vault in \(path).", hint: "Create one with: credctl init --vault \(path)")
+        }
+        return try VaultError.wrapping {
+            Vault(directory: directory, config: try ConfigStore.open(at: directory.configPath), secrets: try SecretStore.open(at: directory.secretsPath))
+        }
+    }
+
+    /// Unlocks the secret track with `key`; `wrongKey` if it does not fit.
+    public func unlock(_ key: UnlockKey) throws(VaultError) {
+        try VaultError.wrapping { try secrets.unlock(try Self.keyProvider(for: key, creating: false)) }
+    }
+
+    /// Forgets the unwrapped keys.
+    public func lock() { secrets.lock() }
+
+    public var isUnlocked: Bool { secrets.isUnlocked }
+
+    /// This device's id (it signs every local edit).
+    public var deviceID: String { config.deviceID }
+
+    /// The vault's id, shared by every device of the vault.
+    public var vaultID: String { secrets.storeID }
+
+    private static func keyProvider(for key: UnlockKey, creating: Bool) throws -> KeyProvider {
+        switch key {
+        case .passphrase(let passphrase):
+            guard passphrase.count > 0 else { throw VaultError(.invalidInput, "The passphrase must not be empty.") }
+            return .passphrase(passphrase)
+        case .keyFile(let path):
+            if creating && !VaultDirectory.exists(path) { try KeyFile.create(at: path) }
+            return .keyFile(try KeyFile.read(at: path))
+        }
+    }
+}

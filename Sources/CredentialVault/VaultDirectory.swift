@@ -1,0 +1,39 @@
+import Glibc
+
+/// The files of a vault directory and how the default directory is found.
+public struct VaultDirectory: Sendable, Equatable {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    public var configPath: String { path + "/config.sqlite" }
+    public var secretsPath: String { path + "/secrets.sqlite" }
+
+    /// `$XDG_DATA_HOME/credctl`, else `~/.local/share/credctl`.
+    public static func defaultPath(environment: [String: String]) -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/credctl" }
+        let home = environment["HOME"] ?? "/"
+        return (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/.local/share/credctl"
+    }
+
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Creates the directory (and missing parents) with mode 0700, and narrows an existing one
+    /// to 0700: it holds sealed bodies and metadata about them.
+    func prepare() throws {
+        var partial = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            if mkdir(partial, 0o700) != 0 && errno != EEXIST {
+                throw VaultError(.storage, "Unable to create the vault directory \(partial) (errno \(errno)).")
+            }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw VaultError(.storage, "\(path) is not a directory.")
+        }
+        if info.st_mode & 0o077 != 0, chmod(path, 0o700) != 0 {
+            throw VaultError(.storage, "Unable to restrict the vault directory \(path) to mode 0700 (errno \(errno)).")
+        }
+    }
+}
