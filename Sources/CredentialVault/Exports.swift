@@ -5,3 +5,4 @@
 @_exported import enum SecretTrack.Availability
 @_exported import class Sodium.SecretBytes
 @_exported import struct Sodium.KDFParameters
+@_exported import enum Sodium.Base64

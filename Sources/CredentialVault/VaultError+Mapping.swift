@@ -4,7 +4,7 @@ import Sodium
 
 extension VaultError {
     /// Translates a track's error into the facade's vocabulary, keeping message and hint.
-    static func from(_ error: any Error) -> VaultError {
+    public static func from(_ error: any Error) -> VaultError {
         switch error {
         case let error as VaultError:
             return error

@@ -20,6 +20,9 @@ public final class Connection {
         guard fd >= 0 else {
             throw SQLiteError(code: .cannotOpen, resultCode: 0, operation: "create", message: "cannot create database file (errno \(errno))")
         }
+        // An existing file made wider by someone else is narrowed back: it is ours.
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & 0o077 != 0 { fchmod(fd, 0o600) }
         close(fd)
         var db: OpaquePointer?
         let status = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
@@ -29,16 +32,17 @@ public final class Connection {
             sqlite3_close_v2(db)
             throw error
         }
-        handle = db
-        self.path = path
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
-        do {
-            try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
-        } catch {
-            cache.removeAll()
+        // Configure before any stored property is set, so a failure here closes the handle
+        // exactly once (deinit does not run for an object whose init failed this early).
+        let configured = sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;", nil, nil, nil)
+        guard configured == SQLITE_OK else {
+            let error = ResultCode.error(configured, "execute", db)
             sqlite3_close_v2(db)
             throw error
         }
+        handle = db
+        self.path = path
     }
 
     deinit {

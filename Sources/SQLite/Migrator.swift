@@ -37,6 +37,9 @@ public struct Migrator: Sendable {
         }
         for (position, migration) in migrations.enumerated().dropFirst(applied.count) {
             try db.transaction {
+                // Another process may have applied it since the list above was read.
+                let done = try db.queryFirst("SELECT 1 FROM schema_migrations WHERE name = ?", [migration.name]) { _ in true } ?? false
+                guard !done else { return }
                 try migration.apply(db)
                 try db.run("INSERT INTO schema_migrations (position, name) VALUES (?, ?)", [position, migration.name])
             }

@@ -33,7 +33,13 @@ final class Statement {
             case .null: status = sqlite3_bind_null(handle, index)
             case .integer(let v): status = sqlite3_bind_int64(handle, index, v)
             case .real(let v): status = sqlite3_bind_double(handle, index, v)
-            case .text(let v): status = sqlite3_bind_text(handle, index, v, -1, csqlite_transient())
+            case .text(let v):
+                // Bind with an explicit length: text may contain U+0000, which -1 would cut at.
+                var text = v
+                status = text.withUTF8 { utf8 in
+                    let start = UnsafeRawPointer(utf8.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+                    return sqlite3_bind_text(handle, index, start, Int32(utf8.count), csqlite_transient())
+                }
             case .blob(let v):
                 status = v.withUnsafeBytes { bytes in
                     // A zero-length blob needs a non-null pointer or SQLite stores NULL.

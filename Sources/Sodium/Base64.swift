@@ -5,13 +5,16 @@ internal import CSodium
 public enum Base64 {
     /// Encodes public bytes. The corresponding C function is `sodium_bin2base64`.
     public static func encode(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes { encode($0) }
+    }
+
+    /// Encodes bytes in place (for example a secret being revealed on purpose).
+    public static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
         SodiumRuntime.ensureInitialized()
         let variant = sodium_base64_VARIANT_ORIGINAL
         let length = sodium_base64_encoded_len(bytes.count, variant)
         var out = [CChar](repeating: 0, count: length)
-        _ = bytes.withUnsafeBufferPointer { input in
-            sodium_bin2base64(&out, length, input.baseAddress, bytes.count, variant)
-        }
+        _ = sodium_bin2base64(&out, length, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, variant)
         // `length` counts the terminating NUL.
         return String(decoding: out.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
@@ -27,6 +30,8 @@ public enum Base64 {
     /// The corresponding C function is `sodium_base642bin`.
     public static func decodeSecret(_ text: UnsafeRawBufferPointer) throws -> SecretBytes {
         SodiumRuntime.ensureInitialized()
+        // libsodium's ignore list matches its own terminating NUL, so NUL would pass as space.
+        guard !text.contains(0) else { throw SodiumError(.malformed, "Text is not valid Base64.") }
         let capacity = text.count / 4 * 3 + 3
         let scratch = try SecretBytes(zeroedCount: capacity)
         var written = 0

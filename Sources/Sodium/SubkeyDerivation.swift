@@ -4,7 +4,7 @@ internal import CSodium
 public enum SubkeyDerivation {
     public static let masterKeyCount = Int(crypto_kdf_KEYBYTES)
 
-    /// Derives subkey number `id` for `context` (exactly 8 ASCII characters, for example
+    /// Derives subkey number `id` for `context` (exactly 8 bytes of UTF-8, for example
     /// `"cvbody01"`). The corresponding C function is `crypto_kdf_derive_from_key`.
     public static func derive(from master: SecretBytes, id: UInt64, context: String, length: Int = 32) throws -> SecretBytes {
         SodiumRuntime.ensureInitialized()

@@ -1,0 +1,81 @@
+/// Splits a command line into global options, the command, and the command's own arguments.
+///
+/// Global options may appear anywhere. The command is the longest run of leading words that
+/// names an entry in the dispatch table. After `--`, every word is positional.
+struct ArgumentParser {
+    let commands: [any Command.Type]
+
+    enum Result {
+        case run(any Command.Type, ParsedCommand, GlobalOptions)
+        case help(topic: [String], GlobalOptions)
+        case version
+    }
+
+    func parse(_ arguments: [String]) throws -> Result {
+        var globals = GlobalOptions()
+        var rest: [String] = []
+        var index = 0
+        var afterDoubleDash = false
+        while index < arguments.count {
+            if !afterDoubleDash {
+                if arguments[index] == "--" { afterDoubleDash = true; rest.append("--"); index += 1; continue }
+                let used = try globals.consume(arguments, at: index)
+                if used > 0 { index += used; continue }
+            }
+            rest.append(arguments[index])
+            index += 1
+        }
+        if globals.version && rest.isEmpty { return .version }
+        if rest.first == "help" { return .help(topic: Array(rest.dropFirst()), globals) }
+        let words = rest.prefix { !$0.hasPrefix("-") }
+        guard let command = commands.filter({ words.starts(with: $0.spec.path) }).max(by: { $0.spec.path.count < $1.spec.path.count }) else {
+            if globals.help || rest.isEmpty { return .help(topic: Array(words), globals) }
+            if let first = rest.first, first.hasPrefix("-") { throw UsageError("Unknown option \(first).") }
+            let isGroup = commands.contains { $0.spec.path.first == words.first }
+            throw UsageError(isGroup ? "'\(words.joined(separator: " "))' needs a subcommand." : "Unknown command '\(words.first ?? "")'.")
+        }
+        if globals.help { return .help(topic: command.spec.path, globals) }
+        let parsed = try parseOptions(Array(rest.dropFirst(command.spec.path.count)), spec: command.spec, globals: globals)
+        return .run(command, parsed, globals)
+    }
+
+    private func parseOptions(_ tokens: [String], spec: CommandSpec, globals: GlobalOptions) throws -> ParsedCommand {
+        var parsed = ParsedCommand(spec: spec)
+        var index = 0
+        var positionalOnly = false
+        while index < tokens.count {
+            let token = tokens[index]
+            index += 1
+            if positionalOnly || token == "-" || !token.hasPrefix("-") {
+                parsed.positionals.append(token)
+                continue
+            }
+            if token == "--" { positionalOnly = true; continue }
+            let (name, inline) = GlobalOptions.split(token)
+            guard let option = spec.option(named: name) else {
+                throw UsageError("Unknown option \(name) for '\(spec.name)'.", command: spec)
+            }
+            if option.value == nil {
+                guard inline == nil else { throw UsageError("\(name) takes no value.", command: spec) }
+                parsed.flags.insert(name)
+                continue
+            }
+            let value: String
+            if let inline { value = inline } else {
+                guard index < tokens.count else { throw UsageError("\(name) needs a value (\(option.value!)).", command: spec) }
+                value = tokens[index]
+                index += 1
+            }
+            if parsed.values[name] != nil && !option.repeatable { throw UsageError("\(name) was given twice.", command: spec) }
+            parsed.values[name, default: []].append(value)
+        }
+        if globals.json && !spec.printsData { throw UsageError("'\(spec.name)' prints no data; --json does not apply.", command: spec) }
+        guard spec.positionals.contains(parsed.positionals.count) else {
+            let expected = spec.positionals.lowerBound == spec.positionals.upperBound ? "\(spec.positionals.lowerBound)" : "\(spec.positionals.lowerBound) to \(spec.positionals.upperBound)"
+            throw UsageError(parsed.positionals.count < spec.positionals.lowerBound
+                ? "'\(spec.name)' is missing an argument."
+                : "'\(spec.name)' takes \(expected) argument(s); got \(parsed.positionals.count).", command: spec)
+        }
+        return parsed
+    }
+}

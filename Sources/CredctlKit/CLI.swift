@@ -1,0 +1,56 @@
+import CredentialVault
+import Glibc
+
+/// `credctl`'s entry point: parse, validate, run, and turn every failure into a message and a
+/// documented exit status.
+public enum CLI {
+    public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
+        // Every file this process creates is private to the user.
+        umask(0o077)
+        let parser = ArgumentParser(commands: CommandTable.all)
+        do {
+            switch try parser.parse(arguments) {
+            case .version:
+                Output.out(Help.version + "\n")
+            case .help(let topic, _):
+                try printHelp(topic)
+            case .run(let type, let parsed, let globals):
+                let command = try type.init(parsed)
+                try command.run(Context(globals: globals, environment: environment))
+            }
+            return ExitStatus.success
+        } catch let error as UsageError {
+            Output.err("credctl: error: \(error.message)\n")
+            if let spec = error.command {
+                Output.err("Usage: " + spec.usage.map { "credctl " + $0 }.joined(separator: "\n       ") + "\n")
+                Output.err("credctl: hint: see 'credctl help \(spec.name)'.\n")
+            } else {
+                Output.err("credctl: hint: see 'credctl help'.\n")
+            }
+            return ExitStatus.usage
+        } catch let error as CLIError {
+            report(error.message, hint: error.hint)
+            return error.status
+        } catch {
+            let error = VaultError.from(error)
+            report(error.message, hint: error.hint)
+            return ExitStatus.status(for: error.code)
+        }
+    }
+
+    private static func report(_ message: String, hint: String?) {
+        Output.err("credctl: error: \(message)\n")
+        if let hint { Output.err("credctl: hint: \(hint)\n") }
+    }
+
+    private static func printHelp(_ topic: [String]) throws {
+        if topic.isEmpty { Output.out(Help.index(group: nil)); return }
+        if let command = CommandTable.all.first(where: { $0.spec.path == topic }) {
+            Output.out(Help.text(for: command.spec))
+        } else if CommandTable.all.contains(where: { $0.spec.path.first == topic[0] }) && topic.count == 1 {
+            Output.out(Help.index(group: topic[0]))
+        } else {
+            throw UsageError("No help for '\(topic.joined(separator: " "))': there is no such command.")
+        }
+    }
+}

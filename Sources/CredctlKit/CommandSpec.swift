@@ -1,0 +1,27 @@
+/// The description of one command: what help prints and what the parser accepts.
+struct CommandSpec: Sendable {
+    struct Option: Sendable {
+        /// `--hostname`
+        let name: String
+        /// Placeholder for the value (`H`); nil for a flag.
+        let value: String?
+        let help: String
+        var repeatable = false
+    }
+
+    /// `["host", "add"]`
+    let path: [String]
+    let overview: String
+    /// Synopsis lines after `credctl`.
+    let usage: [String]
+    let options: [Option]
+    /// How many positional arguments the command takes.
+    let positionals: ClosedRange<Int>
+    let examples: [String]
+    /// Whether the command prints data (and so accepts `--json`).
+    var printsData = false
+
+    var name: String { path.joined(separator: " ") }
+
+    func option(named name: String) -> Option? { options.first { $0.name == name } }
+}

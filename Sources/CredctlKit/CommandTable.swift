@@ -1,0 +1,11 @@
+/// The single dispatch table: every command `credctl` knows, in help order.
+enum CommandTable {
+    static var all: [any Command.Type] {[
+        InitCommand.self, StatusCommand.self,
+        HostAddCommand.self, HostEditCommand.self, HostListCommand.self, HostShowCommand.self, HostRemoveCommand.self,
+        IdentityAddCommand.self, IdentityListCommand.self, IdentityShowCommand.self, IdentityRemoveCommand.self,
+        GroupAddCommand.self, GroupListCommand.self, GroupRemoveCommand.self,
+        ForwardAddCommand.self, ForwardListCommand.self, ForwardRemoveCommand.self,
+        ResolveCommand.self, ReadCommand.self,
+    ]}
+}

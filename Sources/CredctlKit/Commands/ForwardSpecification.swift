@@ -1,0 +1,43 @@
+import FoundationEssentials
+import CredentialVault
+
+/// Parses ssh's forward syntax: `[BIND:]PORT:DEST:DESTPORT` (local, remote) and `[BIND:]PORT`
+/// (dynamic). IPv6 addresses go in brackets.
+enum ForwardSpecification {
+    static func parse(_ text: String, kind: ForwardKind, hostID: UUID) throws -> PortForwardRule {
+        let parts = try split(text)
+        func port(_ text: String) throws -> Int {
+            guard let number = Int(text) else { throw VaultError(.invalidInput, "'\(text)' in the forward '\(text)' is not a port number.") }
+            return number
+        }
+        switch (kind, parts.count) {
+        case (.dynamic, 1): return PortForwardRule(hostID: hostID, kind: kind, bindPort: try port(parts[0]))
+        case (.dynamic, 2): return PortForwardRule(hostID: hostID, kind: kind, bindAddress: parts[0], bindPort: try port(parts[1]))
+        case (_, 3) where kind != .dynamic:
+            return PortForwardRule(hostID: hostID, kind: kind, bindPort: try port(parts[0]), destinationHost: parts[1], destinationPort: try port(parts[2]))
+        case (_, 4) where kind != .dynamic:
+            return PortForwardRule(hostID: hostID, kind: kind, bindAddress: parts[0], bindPort: try port(parts[1]), destinationHost: parts[2], destinationPort: try port(parts[3]))
+        default:
+            throw VaultError(.invalidInput, "'\(text)' is not a \(kind.rawValue) forward.",
+                             hint: kind == .dynamic ? "Write [BIND:]PORT, e.g. 1080." : "Write [BIND:]PORT:DEST:DESTPORT, e.g. 8080:localhost:80.")
+        }
+    }
+
+    /// Splits on ':' outside brackets, removing the brackets.
+    private static func split(_ text: String) throws -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var inBrackets = false
+        for character in text {
+            switch character {
+            case "[" where !inBrackets: inBrackets = true
+            case "]" where inBrackets: inBrackets = false
+            case ":" where !inBrackets: parts.append(current); current = ""
+            default: current.append(character)
+            }
+        }
+        guard !inBrackets else { throw VaultError(.invalidInput, "The forward '\(text)' has an unclosed '['.") }
+        parts.append(current)
+        return parts
+    }
+}

@@ -1,0 +1,53 @@
+import CredentialVault
+
+struct HostEditCommand: Command {
+    static let spec = CommandSpec(
+        path: ["host", "edit"],
+        overview: "Change a host. Only the options given change. --password-stdin replaces the password; --no-password removes it (leaving a deletion marker).",
+        usage: ["host edit LABEL [--label NEW] [--hostname H] [--port N] [--user U] [--auth METHOD] [--password-stdin | --no-password]",
+                "                [--identity LABEL | --no-identity] [--group LABEL | --no-group] [--jump LABEL | --no-jump] [--no-user]"],
+        options: HostOptions.shared + [
+            .init(name: "--label", value: "NEW", help: "Rename the host."),
+            .init(name: "--no-password", value: nil, help: "Remove the stored password."),
+            .init(name: "--no-user", value: nil, help: "Forget the user name."),
+            .init(name: "--no-identity", value: nil, help: "Forget the identity."),
+            .init(name: "--no-group", value: nil, help: "Move the host to the top level."),
+            .init(name: "--no-jump", value: nil, help: "Connect directly."),
+        ],
+        positionals: 1...1,
+        examples: ["credctl host edit web-1 --port 2222", "printf %s \"$NEW_PW\" | credctl host edit web-1 --password-stdin", "credctl host edit web-1 --no-password --auth agent"])
+
+    let parsed: ParsedCommand
+    let port: Int?
+    let auth: AuthMethod?
+
+    init(_ parsed: ParsedCommand) throws {
+        try parsed.exclusive("--password-stdin", "--no-password")
+        try parsed.exclusive("--user", "--no-user")
+        try parsed.exclusive("--identity", "--no-identity")
+        try parsed.exclusive("--group", "--no-group")
+        try parsed.exclusive("--jump", "--no-jump")
+        self.parsed = parsed
+        port = try parsed.integer("--port")
+        auth = try HostOptions.authMethod(parsed)
+    }
+
+    func run(_ context: Context) throws {
+        let password = parsed.flag("--password-stdin") ? try SecretInput.standardInput(what: "password") : nil
+        let vault = password != nil ? try context.unlockedVault() : try context.openVault()
+        var host = try vault.host(parsed.positionals[0])
+        if let label = parsed.value("--label") { host.label = label }
+        if let hostname = parsed.value("--hostname") { host.hostname = hostname }
+        if let port { host.port = port }
+        if let user = parsed.value("--user") { host.username = user }
+        if parsed.flag("--no-user") { host.username = nil }
+        if parsed.flag("--no-identity") { host.identityID = nil }
+        if parsed.flag("--no-group") { host.groupID = nil }
+        if parsed.flag("--no-jump") { host.jumpHostID = nil }
+        try HostOptions.applyLinks(parsed, to: &host, in: vault)
+        if let auth { host.authMethod = auth }
+        let change: PasswordChange = if let password { .set(password) } else if parsed.flag("--no-password") { .clear } else { .keep }
+        let saved = try vault.updateHost(host, password: change)
+        Output.out("Updated host '\(saved.label)'.\n")
+    }
+}

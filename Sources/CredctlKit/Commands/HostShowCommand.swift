@@ -1,0 +1,43 @@
+import FoundationEssentials
+import CredentialVault
+
+struct HostShowCommand: Command {
+    static let spec = CommandSpec(
+        path: ["host", "show"],
+        overview: "Show one host. Never prints a secret; --json includes the reference key of its password.",
+        usage: ["host show LABEL [--json]"],
+        options: [],
+        positionals: 1...1,
+        examples: ["credctl host show web-1", "credctl host show web-1 --json"],
+        printsData: true)
+
+    let label: String
+
+    init(_ parsed: ParsedCommand) throws { label = parsed.positionals[0] }
+
+    func run(_ context: Context) throws {
+        let vault = try context.openVault()
+        let host = try vault.host(label)
+        let names = try RecordNames(vault)
+        let forwards = try vault.forwards(forHost: host.id)
+        if context.json {
+            guard case .object(var fields) = RecordJSON.host(host, names: names) else { return }
+            fields.append(("forwards", .array(forwards.map { RecordJSON.forward($0, names: names) })))
+            Output.json(.object(fields))
+            return
+        }
+        var lines = [
+            "Label:     \(host.label)",
+            "Id:        \(CanonicalUUID.text(host.id))",
+            "Address:   \(host.hostname):\(host.port)",
+            "User:      \(host.username ?? "-")",
+            "Auth:      \(host.authMethod.rawValue)",
+            "Password:  \(host.passwordRef == nil ? "none" : "stored")",
+            "Identity:  \(host.identityID.map(names.identity) ?? "-")",
+            "Group:     \(host.groupID.map(names.group) ?? "-")",
+            "Jump:      \(host.jumpHostID.map(names.host) ?? "-")",
+        ]
+        for rule in forwards { lines.append("Forward:   \(rule.kind.rawValue) \(rule.specification)") }
+        Output.out(lines.joined(separator: "\n") + "\n")
+    }
+}

@@ -1,0 +1,34 @@
+import CredentialVault
+
+struct IdentityAddCommand: Command {
+    static let spec = CommandSpec(
+        path: ["identity", "add"],
+        overview: "Import a private key file (OpenSSH or PEM; ed25519, ecdsa, rsa; encrypted or not) as an identity. The key is sealed in the vault; its public key is kept in config. A PEM key needs its public key beside it as FILE.pub.",
+        usage: ["identity add LABEL --private-key FILE [--user U] [--passphrase-stdin]"],
+        options: [
+            .init(name: "--private-key", value: "FILE", help: "The private key file to import."),
+            .init(name: "--user", value: "U", help: "Default remote user for hosts using this identity."),
+            .init(name: "--passphrase-stdin", value: nil, help: "Read the key's passphrase from standard input and store it too."),
+        ],
+        positionals: 1...1,
+        examples: ["credctl identity add laptop --private-key ~/.ssh/id_ed25519",
+                   "printf %s \"$KEY_PASS\" | credctl identity add deploy --private-key deploy_rsa --passphrase-stdin"])
+
+    let label: String
+    let keyPath: String
+    let parsed: ParsedCommand
+
+    init(_ parsed: ParsedCommand) throws {
+        guard let keyPath = parsed.value("--private-key") else { throw UsageError("identity add needs --private-key FILE.", command: Self.spec) }
+        self.label = parsed.positionals[0]
+        self.keyPath = keyPath
+        self.parsed = parsed
+    }
+
+    func run(_ context: Context) throws {
+        let passphrase = parsed.flag("--passphrase-stdin") ? try SecretInput.standardInput(what: "key passphrase") : nil
+        let vault = try context.unlockedVault()
+        let identity = try vault.addIdentity(label: label, privateKeyPath: keyPath, username: parsed.value("--user"), passphrase: passphrase)
+        Output.out("Added identity '\(identity.label)' (\(identity.keyType.rawValue)\(identity.passphraseRef != nil ? ", passphrase stored" : "")).\n")
+    }
+}

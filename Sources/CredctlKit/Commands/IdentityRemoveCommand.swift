@@ -1,0 +1,23 @@
+import FoundationEssentials
+import CredentialVault
+
+struct IdentityRemoveCommand: Command {
+    static let spec = CommandSpec(
+        path: ["identity", "rm"],
+        overview: "Remove an identity and its sealed key and passphrase (leaving deletion markers). Refused while hosts use it.",
+        usage: ["identity rm LABEL"],
+        options: [],
+        positionals: 1...1,
+        examples: ["credctl identity rm old-laptop"])
+
+    let label: String
+
+    init(_ parsed: ParsedCommand) throws { label = parsed.positionals[0] }
+
+    func run(_ context: Context) throws {
+        let vault = try context.openVault()
+        let identity = try vault.identity(label)
+        try vault.removeIdentity(CanonicalUUID.text(identity.id))
+        Output.out("Removed identity '\(identity.label)'.\n")
+    }
+}

@@ -1,0 +1,51 @@
+import CredentialVault
+
+struct StatusCommand: Command {
+    static let spec = CommandSpec(
+        path: ["status"],
+        overview: "Show the vault's path, ids, lock state, record counts and the sync state of each zone. Never needs unlocking.",
+        usage: ["status [--json]"],
+        options: [],
+        positionals: 0...0,
+        examples: ["credctl status", "credctl status --json"],
+        printsData: true)
+
+    init(_ parsed: ParsedCommand) throws {}
+
+    func run(_ context: Context) throws {
+        let status = try context.openVault().status()
+        if context.json {
+            Output.json(.object([
+                ("path", .string(status.path)), ("vault_id", .string(status.vaultID)), ("device_id", .string(status.deviceID)),
+                ("locked", .bool(!status.unlocked)), ("unlock_methods", .array(status.unlockMethods.map(JSONValue.string))),
+                ("counts", .object([("hosts", .int(status.hosts)), ("groups", .int(status.groups)), ("identities", .int(status.identities)),
+                                    ("forwards", .int(status.forwards)), ("device_only_secrets", .int(status.deviceOnlySecrets)),
+                                    ("syncable_secrets", .int(status.syncableSecrets)), ("deletion_markers", .int(status.deletionMarkers))])),
+                ("zones", .array(status.zones.map { zone in
+                    .object([("name", .string(zone.name)), ("state", .string(zone.state.rawValue)),
+                             ("pending_changes", .int(zone.pendingChanges)), ("quarantined", .int(zone.quarantined))])
+                })),
+            ]))
+            return
+        }
+        var lines = [
+            "Vault:       \(status.path)",
+            "Vault id:    \(status.vaultID)",
+            "Device id:   \(status.deviceID)",
+            "Lock state:  locked (unlocks with \(status.unlockMethods.joined(separator: ", ")))",
+            "Hosts:       \(status.hosts)    Groups: \(status.groups)    Identities: \(status.identities)    Forwards: \(status.forwards)",
+            "Secrets:     \(status.deviceOnlySecrets) device-only, \(status.syncableSecrets) syncable, \(status.deletionMarkers) deletion markers",
+        ]
+        for zone in status.zones {
+            lines.append("Zone \(zone.name):".padding(13) + "\(zone.state.rawValue) (\(zone.pendingChanges) pending, \(zone.quarantined) quarantined)")
+        }
+        Output.out(lines.joined(separator: "\n") + "\n")
+    }
+}
+
+extension String {
+    /// Left-aligns in `width` columns (at least one space follows).
+    func padding(_ width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

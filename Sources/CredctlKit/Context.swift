@@ -1,0 +1,62 @@
+import CredentialVault
+
+/// What every command may need: global options, the environment, and the vault.
+struct Context {
+    let globals: GlobalOptions
+    let environment: [String: String]
+
+    var json: Bool { globals.json }
+
+    /// `--vault`, else `$CREDCTL_VAULT`, else the XDG default.
+    var vaultPath: String {
+        globals.vault ?? environment["CREDCTL_VAULT"].flatMap { $0.isEmpty ? nil : $0 } ?? VaultDirectory.defaultPath(environment: environment)
+    }
+
+    var passphraseFile: String? { globals.passphraseFile ?? environment["CREDCTL_PASSPHRASE_FILE"].flatMap { $0.isEmpty ? nil : $0 } }
+    var keyFile: String? { globals.keyFile ?? environment["CREDCTL_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// Opens the vault without unlocking it.
+    func openVault() throws -> Vault { try Vault.open(at: vaultPath) }
+
+    /// Opens and unlocks the vault: key file, passphrase file, or — on a terminal — a prompt.
+    func unlockedVault() throws -> Vault {
+        let vault = try openVault()
+        try vault.unlock(try unlockKey(confirmNew: false))
+        return vault
+    }
+
+    /// Runs `body` on the locked vault first, so that an answer that needs no key (not found,
+    /// not yet synced, deleted, no credential) comes without asking for one; unlocks and runs
+    /// it again only if a body actually has to be opened.
+    func unlockingIfNeeded<T>(_ vault: Vault, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as VaultError where error.code == .locked {
+            try vault.unlock(try unlockKey(confirmNew: false))
+            return try body()
+        }
+    }
+
+    /// The unlock key from options, environment or terminal. `confirmNew` asks twice (init).
+    func unlockKey(confirmNew: Bool) throws -> UnlockKey {
+        if keyFile != nil && passphraseFile != nil {
+            throw UsageError("--key-file and --passphrase-file cannot be used together.")
+        }
+        if let keyFile { return .keyFile(path: keyFile) }
+        if let passphraseFile { return .passphrase(try SecretInput.file(passphraseFile, what: "passphrase")) }
+        guard Output.isTerminal(0) || Output.isTerminal(2) else {
+            throw VaultError(.locked, "The vault is locked and there is no terminal to ask for its passphrase.",
+                             hint: "Give --passphrase-file FILE or --key-file FILE (or set CREDCTL_PASSPHRASE_FILE / CREDCTL_KEY_FILE).")
+        }
+        let passphrase = try SecretInput.prompt(confirmNew ? "New vault passphrase" : "Vault passphrase")
+        if confirmNew {
+            guard try SecretInput.prompt("Repeat the passphrase") == passphrase else {
+                throw CLIError.input("The two passphrases differ.")
+            }
+        }
+        return .passphrase(passphrase)
+    }
+
+    /// Standard output is a terminal: secrets are refused there unless forced.
+    var stdoutIsTerminal: Bool { Output.isTerminal(1) }
+}

@@ -1,0 +1,51 @@
+import CredentialVault
+
+/// JSON for `resolve`. Secrets appear only when revealed: as `secret` when the bytes are UTF-8,
+/// else as `secret_base64`.
+enum ResolvedJSON {
+    static func render(_ connection: ResolvedConnection, reveal: Bool) -> JSONValue {
+        .object([
+            ("host", .string(connection.host.label)),
+            ("hostname", .string(connection.endpoint.hostname)),
+            ("port", .int(connection.endpoint.port)),
+            ("user", .optional(connection.endpoint.username)),
+            ("jump", .array(connection.jumpChain.map(endpoint))),
+            ("forwards", .array(connection.forwards.map { .object([("kind", .string($0.kind.rawValue)), ("spec", .string($0.specification))]) })),
+            ("auth", auth(connection, reveal: reveal)),
+        ])
+    }
+
+    static func endpoint(_ endpoint: Endpoint) -> JSONValue {
+        .object([("host", .string(endpoint.label)), ("hostname", .string(endpoint.hostname)), ("port", .int(endpoint.port)), ("user", .optional(endpoint.username))])
+    }
+
+    private static func auth(_ connection: ResolvedConnection, reveal: Bool) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("method", .string(connection.auth.method.rawValue))]
+        switch connection.auth {
+        case .password(let password):
+            fields.append(("reference", .optional(connection.host.passwordRef?.key)))
+            if reveal { fields += secret(password, named: "secret") }
+        case .privateKey(let key, let passphrase, let identity):
+            fields += [("identity", .string(identity.label)), ("public_key", .string(identity.publicKey)),
+                       ("reference", .string(identity.privateKeyRef.key)), ("passphrase_reference", .optional(identity.passphraseRef?.key))]
+            if reveal {
+                fields += secret(key, named: "secret")
+                if let passphrase { fields += secret(passphrase, named: "passphrase") }
+            }
+        case .agent(let identity):
+            fields.append(("identity", .optional(identity?.label)))
+        case .keyboardInteractive(let password):
+            fields.append(("reference", .optional(connection.host.passwordRef?.key)))
+            if reveal, let password { fields += secret(password, named: "secret") }
+        }
+        return .object(fields)
+    }
+
+    /// The secret as text when it is valid UTF-8, else Base64 under `<name>_base64`.
+    private static func secret(_ secret: SecretBytes, named name: String) -> [(String, JSONValue)] {
+        secret.withUnsafeBytes { bytes in
+            if let text = String(validating: bytes, as: UTF8.self) { return [(name, .string(text))] }
+            return [(name + "_base64", .string(Base64.encode(bytes)))]
+        }
+    }
+}

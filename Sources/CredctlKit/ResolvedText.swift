@@ -1,0 +1,43 @@
+import CredentialVault
+
+/// Human-readable `resolve` output.
+enum ResolvedText {
+    static func render(_ connection: ResolvedConnection, reveal: Bool) -> String {
+        let endpoint = connection.endpoint
+        var lines = [
+            "Host:      \(connection.host.label)",
+            "Connect:   \(describe(endpoint))",
+        ]
+        if !connection.jumpChain.isEmpty {
+            lines.append("Jump:      " + connection.jumpChain.map { "\($0.label) (\(describe($0)))" }.joined(separator: " -> "))
+        }
+        for rule in connection.forwards { lines.append("Forward:   \(rule.kind.rawValue) \(rule.specification)") }
+        var secrets: [(String, SecretBytes)] = []
+        switch connection.auth {
+        case .password(let password):
+            lines.append("Auth:      password (stored)")
+            secrets.append(("Password", password))
+        case .privateKey(let key, let passphrase, let identity):
+            lines.append("Auth:      publickey with identity '\(identity.label)' (\(identity.keyType.rawValue)\(passphrase != nil ? ", passphrase stored" : ""))")
+            secrets.append(("Private key", key))
+            if let passphrase { secrets.append(("Passphrase", passphrase)) }
+        case .agent(let identity):
+            lines.append("Auth:      agent" + (identity.map { " offering identity '\($0.label)'" } ?? ""))
+        case .keyboardInteractive(let password):
+            lines.append("Auth:      keyboard-interactive" + (password != nil ? " (password stored)" : ""))
+            if let password { secrets.append(("Password", password)) }
+        }
+        if reveal {
+            for (name, secret) in secrets {
+                lines.append("\(name):".padding(11) + secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+            }
+        } else if !secrets.isEmpty {
+            lines.append("(secrets hidden; add --reveal to print them)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func describe(_ endpoint: Endpoint) -> String {
+        (endpoint.username.map { "\($0)@" } ?? "") + "\(endpoint.hostname):\(endpoint.port)"
+    }
+}
