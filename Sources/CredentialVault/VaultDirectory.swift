@@ -4,7 +4,17 @@ import Glibc
 public struct VaultDirectory: Sendable, Equatable {
     public let path: String
 
-    public init(path: String) { self.path = path }
+    /// `path` made absolute against the current directory, so messages and status name the real place.
+    public init(path: String) {
+        if path.hasPrefix("/") {
+            self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        } else {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let cwd = getcwd(&buffer, buffer.count).map { _ in String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) } ?? "."
+            let relative = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+            self.path = (cwd == "/" ? "" : cwd) + "/" + (relative.hasSuffix("/") ? String(relative.dropLast()) : relative)
+        }
+    }
 
     public var configPath: String { path + "/config.sqlite" }
     public var secretsPath: String { path + "/secrets.sqlite" }
