@@ -1,0 +1,73 @@
+import ConfigTrack
+import Sodium
+
+/// An OpenSSH public key line, `TYPE BASE64 [COMMENT]`, as `ssh-keygen` writes to `FILE.pub`.
+struct PublicKeyLine: Equatable {
+    let keyType: KeyType
+    /// The decoded key blob; it begins with the key type as an SSH `string`.
+    let blob: [UInt8]
+    /// The comment, if there is one that can be shown on a single line.
+    let comment: String?
+
+    init(keyType: KeyType, blob: [UInt8], comment: String?) {
+        self.keyType = keyType
+        self.blob = blob
+        self.comment = comment.flatMap(Self.displayableComment)
+    }
+
+    /// Parses the text of a `.pub` file: one line, surrounding whitespace ignored.
+    init(parsing text: String) throws {
+        let trimmed = text.trimmingWhitespace()
+        guard !trimmed.isEmpty else { throw KeyFileDefect("the public key file is empty") }
+        guard !trimmed.contains(where: \.isNewline) else {
+            throw KeyFileDefect("the public key file holds more than one line")
+        }
+        let fields = trimmed.split(maxSplits: 2, omittingEmptySubsequences: true) { $0 == " " || $0 == "\t" }
+        guard fields.count >= 2 else { throw KeyFileDefect("the public key line has no key data") }
+        guard let keyType = KeyType(rawValue: String(fields[0])) else {
+            throw KeyFileDefect("the public key line names an unsupported key type",
+                                hint: "supported types: \(KeyType.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard let blob = Base64.decode(String(fields[1])), !blob.isEmpty else {
+            throw KeyFileDefect("the public key line's key data is not valid Base64")
+        }
+        guard try Self.blobType(blob) == keyType.rawValue else {
+            throw KeyFileDefect("the public key line's type does not match its key data")
+        }
+        try keyType.checkPublicBlob(blob)
+        let comment = fields.count == 3 ? String(fields[2]).trimmingWhitespace() : nil
+        self.init(keyType: keyType, blob: blob, comment: comment)
+    }
+
+    /// `TYPE BASE64` plus ` COMMENT` when there is a comment.
+    var text: String {
+        let base = "\(keyType.rawValue) \(Base64.encode(blob))"
+        return comment.map { "\(base) \($0)" } ?? base
+    }
+
+    /// The key type name a public key blob begins with.
+    static func blobType(_ blob: [UInt8]) throws -> String {
+        try blob.withUnsafeBytes { bytes in
+            var reader = SSHWireReader(bytes)
+            return try reader.readName()
+        }
+    }
+
+    /// A comment fit for a one-line public key: non-empty, without control characters.
+    static func displayableComment(_ comment: String) -> String? {
+        guard !comment.isEmpty, comment.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F && $0 != "\u{FFFD}" }) else {
+            return nil
+        }
+        return comment
+    }
+}
+
+extension String {
+    /// The string without leading and trailing whitespace and line breaks.
+    fileprivate func trimmingWhitespace() -> String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}
