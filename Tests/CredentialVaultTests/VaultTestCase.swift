@@ -11,7 +11,7 @@ class VaultTestCase: XCTestCase {
     var keyFilePath: String { directory + "/vault.key" }
 
     override func setUpWithError() throws {
-        var template = Array((NSTemporaryDirectory() + "/credvault-test-XXXXXX").utf8CString)
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("credvault-test-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw XCTSkip("mkdtemp failed") }
         directory = String(cString: made)
     }
