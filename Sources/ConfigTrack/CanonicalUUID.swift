@@ -13,9 +13,16 @@ public enum CanonicalUUID {
     /// Whether `text` parses as a UUID in any letter case.
     static func looksLikeUUID(_ text: String) -> Bool { UUID(uuidString: text) != nil }
 
-    /// A short, control-character-free rendering of untrusted text for error messages.
+    /// A short rendering of untrusted text for error messages: every character a label may not
+    /// contain (control, format, separators, private use, unassigned) becomes '?', so a message
+    /// can neither reorder nor split the terminal line it is printed on.
     static func printable(_ text: String) -> String {
-        let cleaned = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar -> Unicode.Scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: "?"
+            default: scalar
+            }
+        }))
         return cleaned.count > 80 ? String(cleaned.prefix(80)) + "…" : cleaned
     }
 }

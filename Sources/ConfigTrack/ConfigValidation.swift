@@ -7,8 +7,9 @@ public enum ConfigValidation {
     /// or trailing white space, and not shaped like a UUID (UUIDs look records up by id).
     public static func label(_ label: String, kind: String) throws {
         guard !label.isEmpty else { throw ConfigError(.invalid, "A \(kind) label must not be empty.") }
-        guard label.count <= maximumLabelLength else {
-            throw ConfigError(.invalid, "A \(kind) label must be at most \(maximumLabelLength) characters (this one has \(label.count)).")
+        // Characters bound what a person sees; bytes bound what combining marks can pile up.
+        guard label.count <= maximumLabelLength, label.utf8.count <= 4 * maximumLabelLength else {
+            throw ConfigError(.invalid, "A \(kind) label must be at most \(maximumLabelLength) characters and \(4 * maximumLabelLength) bytes (this one has \(label.count) characters, \(label.utf8.count) bytes).")
         }
         for scalar in label.unicodeScalars {
             switch scalar.properties.generalCategory {

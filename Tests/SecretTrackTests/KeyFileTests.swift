@@ -1,0 +1,84 @@
+import Foundation
+import Sodium
+import XCTest
+@testable import SecretTrack
+
+final class KeyFileTests: SecretTestCase {
+    var keyPath: String { directory + "/vault.key" }
+
+    /// Writes `contents` to the key path with mode 0600.
+    func writeFile(_ contents: Data) throws {
+        try contents.write(to: URL(fileURLWithPath: keyPath))
+        XCTAssertEqual(chmod(keyPath, 0o600), 0)
+    }
+
+    func testCreateWritesAPrivateBase64Key() throws {
+        let previous = umask(0)
+        defer { umask(previous) }
+        try KeyFile.create(at: keyPath)
+        XCTAssertEqual(permissions(keyPath), 0o600)
+        let text = try XCTUnwrap(FileManager.default.contents(atPath: keyPath))
+        XCTAssertEqual(text.count, 45, "44 Base64 characters and a newline")
+        XCTAssertEqual(text.last, UInt8(ascii: "\n"))
+        XCTAssertEqual(Base64.decode(String(decoding: text.dropLast(), as: UTF8.self))?.count, 32)
+        XCTAssertEqual(try KeyFile.read(at: keyPath).count, 45)
+    }
+
+    func testTwoKeyFilesDiffer() throws {
+        try KeyFile.create(at: keyPath)
+        try KeyFile.create(at: directory + "/other.key")
+        XCTAssertFalse(try KeyFile.read(at: keyPath) == (try KeyFile.read(at: directory + "/other.key")))
+    }
+
+    func testCreateNeverOverwrites() throws {
+        try writeFile(Data("keep me, I am a key file".utf8))
+        let error = assertSecretError(.storage, try KeyFile.create(at: keyPath))
+        XCTAssertEqual(error?.message, "The key file \(keyPath) already exists.")
+        XCTAssertEqual(FileManager.default.contents(atPath: keyPath), Data("keep me, I am a key file".utf8))
+        XCTAssertEqual(permissions(keyPath), 0o600)
+    }
+
+    func testCreateInAMissingDirectoryFails() {
+        assertSecretError(.storage, try KeyFile.create(at: directory + "/missing/vault.key"))
+    }
+
+    func testReadRefusesAFileOthersCanAccess() throws {
+        try KeyFile.create(at: keyPath)
+        for mode: mode_t in [0o644, 0o640, 0o604, 0o606, 0o660] {
+            XCTAssertEqual(chmod(keyPath, mode), 0)
+            let error = assertSecretError(.invalid, try KeyFile.read(at: keyPath), String(mode, radix: 8))
+            XCTAssertEqual(error?.message, "The key file \(keyPath) is accessible by other users (mode \(String(mode, radix: 8))).")
+            XCTAssertEqual(error?.hint, "Run: chmod 600 \(keyPath)")
+        }
+        XCTAssertEqual(chmod(keyPath, 0o400), 0)
+        XCTAssertNoThrow(try KeyFile.read(at: keyPath))
+    }
+
+    func testReadRefusesAShortFile() throws {
+        try writeFile(Data(repeating: 0x41, count: 15))
+        let error = assertSecretError(.invalid, try KeyFile.read(at: keyPath))
+        XCTAssertEqual(error?.message, "The key file \(keyPath) is too short to be a key (15 bytes; at least 16 needed).")
+
+        try writeFile(Data())
+        assertSecretError(.invalid, try KeyFile.read(at: keyPath))
+
+        try writeFile(Data(repeating: 0x41, count: 16))
+        XCTAssertEqual(try KeyFile.read(at: keyPath).count, 16)
+    }
+
+    func testReadRefusesAHugeFile() throws {
+        try writeFile(Data(repeating: 0x41, count: (64 << 10) + 1))
+        assertSecretError(.invalid, try KeyFile.read(at: keyPath))
+    }
+
+    func testReadOfAMissingFile() {
+        let error = assertSecretError(.invalid, try KeyFile.read(at: keyPath))
+        XCTAssertEqual(error?.message, "The key file \(keyPath) does not exist.")
+        XCTAssertEqual(error?.hint, "Give the key file the vault was created with.")
+    }
+
+    func testReadRefusesADirectory() throws {
+        try FileManager.default.createDirectory(atPath: keyPath, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        assertSecretError(.invalid, try KeyFile.read(at: keyPath))
+    }
+}
