@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Sodium"]),
         .target(name: "CredctlKit", dependencies: ["CredentialVault"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
-        .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium"]),
+        .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium", "CSodium"]),
 
         .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),

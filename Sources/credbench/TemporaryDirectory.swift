@@ -1,0 +1,28 @@
+import FoundationEssentials
+import Glibc
+
+/// A private directory made with `mkdtemp`, removed with everything in it when released.
+///
+/// Each vault size gets its own, so no run ever reads a previous run's database or page cache
+/// state by name. The corresponding C function is `mkdtemp`.
+final class TemporaryDirectory {
+    let path: String
+
+    /// Where temporary directories go: `$TMPDIR`, else `/tmp`.
+    static var base: String {
+        if let value = getenv("TMPDIR"), value.pointee != 0 { return String(cString: value) }
+        return "/tmp"
+    }
+
+    init(prefix: String) throws {
+        var template = Array("\(Self.base)/\(prefix).XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw BenchError("Unable to create a temporary directory in \(Self.base) (errno \(errno)).")
+        }
+        path = String(cString: made)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
