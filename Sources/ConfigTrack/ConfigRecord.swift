@@ -13,6 +13,7 @@ protocol ConfigRecord: Sendable {
     var id: UUID { get }
     var version: RecordVersion? { get set }
     var columnValues: [SQLBindable] { get }
+    static var selectSQL: String { get }
     /// Builds a record from a row selected as `id, columns…, version_clock, version_device`.
     init(row: Row) throws
 }
@@ -26,7 +27,9 @@ extension ConfigRecord {
     /// `<kind>/<uuid>`: the record's name in the journal and on the remote.
     var recordName: String { "\(Self.kind)/\(CanonicalUUID.text(id))" }
 
-    static var selectSQL: String {
+    /// The SELECT every read of this kind starts with. Each record type stores it once
+    /// (`static let selectSQL = makeSelectSQL()`): it is built on every hot-path query otherwise.
+    static func makeSelectSQL() -> String {
         "SELECT id, \(columns.joined(separator: ", ")), version_clock, version_device FROM \(table)"
     }
 

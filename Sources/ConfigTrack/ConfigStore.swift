@@ -55,22 +55,23 @@ public final class ConfigStore: Sendable {
 
     // MARK: - Generic record plumbing
 
-    func read<T>(_ action: String, _ body: (Connection) throws -> T) throws -> T {
-        try Self.storage(action) { try queue.read(body) }
+    func read<T>(_ action: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
+        try Self.storage(action()) { try queue.read(body) }
     }
 
-    func write<T>(_ action: String, _ body: (Connection) throws -> T) throws -> T {
-        try Self.storage(action) { try queue.write(body) }
+    func write<T>(_ action: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
+        try Self.storage(action()) { try queue.write(body) }
     }
 
     /// Runs `body`, turning database failures into `ConfigError.storage` that names `action`.
-    static func storage<T>(_ action: String, _ body: () throws -> T) throws -> T {
+    /// `action` is only evaluated when something fails (it names the work in the message).
+    static func storage<T>(_ action: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as ConfigError {
             throw error
         } catch let error as SQLiteError {
-            throw ConfigError(.storage, "Unable to \(action): \(error).", cause: error)
+            throw ConfigError(.storage, "Unable to \(action()): \(error).", cause: error)
         }
     }
 
@@ -85,7 +86,7 @@ public final class ConfigStore: Sendable {
 
     /// Finds a record by id (canonical UUID text, any case) or by exact label.
     func find<R: LabeledRecord>(_ db: Connection, _: R.Type, labelOrID: String) throws -> R {
-        if CanonicalUUID.looksLikeUUID(labelOrID), let id = UUID(uuidString: labelOrID) {
+        if let id = CanonicalUUID.parseAnyCase(labelOrID) {
             if let record = try find(db, R.self, id: id) { return record }
         } else {
             let matches = try db.query(R.selectSQL + " WHERE label = ? LIMIT 2", [labelOrID]) { try R(row: $0) }

@@ -38,6 +38,7 @@ extension Host: LabeledRecord {
     static let kind = "host"
     static let table = "hosts"
     static let columns = ["label", "hostname", "port", "username", "auth_method", "identity_id", "group_id", "jump_host_id", "password_ref"]
+    static let selectSQL = makeSelectSQL()
 
     var columnValues: [SQLBindable] {
         [label, hostname, port, username, authMethod.rawValue, identityID.map(CanonicalUUID.text),

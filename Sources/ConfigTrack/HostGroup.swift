@@ -20,6 +20,7 @@ extension HostGroup: LabeledRecord {
     static let kind = "group"
     static let table = "host_groups"
     static let columns = ["label", "parent_id"]
+    static let selectSQL = makeSelectSQL()
 
     var columnValues: [SQLBindable] { [label, parentID.map(CanonicalUUID.text)] }
 

@@ -33,6 +33,7 @@ extension Identity: LabeledRecord {
     static let kind = "identity"
     static let table = "identities"
     static let columns = ["label", "username", "key_type", "public_key", "private_key_ref", "passphrase_ref"]
+    static let selectSQL = makeSelectSQL()
 
     var columnValues: [SQLBindable] {
         [label, username, keyType.rawValue, publicKey, privateKeyRef.key, passphraseRef?.key]

@@ -39,6 +39,9 @@ extension PortForwardRule: ConfigRecord {
     static let kind = "forward"
     static let table = "port_forwards"
     static let columns = ["host_id", "kind", "bind_address", "bind_port", "destination_host", "destination_port"]
+    static let selectSQL = makeSelectSQL()
+    /// One host's rules; resolving reads it for every connection.
+    static let selectForHostSQL = selectSQL + " WHERE host_id = ? ORDER BY id"
 
     var columnValues: [SQLBindable] {
         [CanonicalUUID.text(hostID), kind.rawValue, bindAddress, bindPort, destinationHost, destinationPort]

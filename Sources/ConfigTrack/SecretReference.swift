@@ -35,15 +35,28 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible, Comp
 
     /// Parses a reference key, rejecting anything that is not exactly canonical.
     public init(parsing key: String) throws {
-        let parts = key.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-              let field = Field.allCases.first(where: { $0.ownerKind == parts[0] && $0.suffix == parts[2] }),
-              let owner = CanonicalUUID.parse(String(parts[1]))
-        else {
+        // Matched on bytes at fixed positions: every config row read parses one or two.
+        guard let (field, owner) = Self.match(key) else {
             throw ConfigError(.invalid, "'\(CanonicalUUID.printable(key))' is not a secret reference.",
                               hint: "References look like host.<uuid>.password, identity.<uuid>.privkey or identity.<uuid>.passphrase, with a lowercase UUID.")
         }
         self.init(owner: owner, field: field)
+    }
+
+    private static let forms: [(field: Field, prefix: [UInt8], suffix: [UInt8])] = Field.allCases.map {
+        ($0, Array(($0.ownerKind + ".").utf8), Array(("." + $0.suffix).utf8))
+    }
+
+    private static func match(_ key: String) -> (Field, UUID)? {
+        let bytes = Array(key.utf8)
+        for form in forms where bytes.count == form.prefix.count + 36 + form.suffix.count {
+            guard bytes.starts(with: form.prefix), bytes.suffix(form.suffix.count).elementsEqual(form.suffix) else { continue }
+            let middle = bytes[form.prefix.count..<(form.prefix.count + 36)]
+            // Only ASCII can be a canonical UUID; anything else fails here without decoding.
+            guard middle.allSatisfy({ $0 < 0x80 }), let owner = CanonicalUUID.parse(String(decoding: middle, as: UTF8.self)) else { return nil }
+            return (form.field, owner)
+        }
+        return nil
     }
 
     /// The reference key text.

@@ -9,9 +9,14 @@ extension Vault {
     /// arrived), `deleted`, `quarantined`, `locked`.
     public func resolve(_ labelOrID: String) throws(VaultError) -> ResolvedConnection {
         try VaultError.wrapping {
-            let host = try config.host(labelOrID)
-            return ResolvedConnection(host: host, endpoint: try endpoint(host), jumpChain: try jumpChain(of: host),
-                                      forwards: try config.forwards(forHost: host.id), auth: try auth(for: host))
+            // Config from one snapshot, so host, identity, jump hosts and forwards agree.
+            let records = try config.snapshot { snapshot in
+                let host = try snapshot.host(labelOrID)
+                return ConnectionRecords(host: host, identity: try identity(of: host, in: snapshot), endpoint: try endpoint(host, in: snapshot),
+                                         jumpChain: try jumpChain(of: host, in: snapshot), forwards: try snapshot.forwards(forHost: host.id))
+            }
+            return ResolvedConnection(host: records.host, endpoint: records.endpoint, jumpChain: records.jumpChain, forwards: records.forwards,
+                                      auth: try auth(for: records.host, identity: records.identity))
         }
     }
 
@@ -35,7 +40,7 @@ extension Vault {
         }
     }
 
-    private func auth(for host: Host) throws -> ResolvedAuth {
+    private func auth(for host: Host, identity: Identity?) throws -> ResolvedAuth {
         switch host.authMethod {
         case .password:
             guard let reference = host.passwordRef else {
@@ -44,7 +49,7 @@ extension Vault {
             }
             return .password(try open(reference, owner: host.label))
         case .publicKey:
-            guard let identity = try identity(of: host) else {
+            guard let identity else {
                 throw VaultError(.noCredential, "Host '\(host.label)' uses public-key authentication but has no identity.",
                                  hint: "Give it one with: credctl host edit '\(host.label)' --identity LABEL")
             }
@@ -52,16 +57,16 @@ extension Vault {
             let passphrase = try identity.passphraseRef.map { try open($0, owner: host.label) }
             return .privateKey(key: key, passphrase: passphrase, identity: identity)
         case .agent:
-            return .agent(identity: try identity(of: host))
+            return .agent(identity: identity)
         case .keyboardInteractive:
             return .keyboardInteractive(password: try host.passwordRef.map { try open($0, owner: host.label) })
         }
     }
 
     /// The host's identity; an id whose record has not arrived is reported as not yet synced.
-    private func identity(of host: Host) throws -> Identity? {
+    private func identity(of host: Host, in snapshot: ConfigSnapshot) throws -> Identity? {
         guard let id = host.identityID else { return nil }
-        guard let identity = try config.identity(id: id) else {
+        guard let identity = try snapshot.identity(id: id) else {
             throw VaultError(.notYetSynced, "The identity of '\(host.label)' has not synced to this device yet.", hint: Self.notSyncedHint)
         }
         return identity
@@ -92,15 +97,15 @@ extension Vault {
 
     static let notSyncedHint = "They were saved on another device. Let that device and this one sync, then try again; check that both use the same remote."
 
-    private func endpoint(_ host: Host) throws -> Endpoint {
+    private func endpoint(_ host: Host, in snapshot: ConfigSnapshot) throws -> Endpoint {
         var username = host.username
-        if username == nil, let id = host.identityID { username = try config.identity(id: id)?.username }
+        if username == nil, let id = host.identityID { username = try snapshot.identity(id: id)?.username }
         return Endpoint(label: host.label, hostname: host.hostname, port: host.port, username: username)
     }
 
     /// The jump hosts, first hop first. Save-time checks forbid loops; the guard here protects
     /// against loops assembled by merging two devices' edits.
-    private func jumpChain(of host: Host) throws -> [Endpoint] {
+    private func jumpChain(of host: Host, in snapshot: ConfigSnapshot) throws -> [Endpoint] {
         var chain: [Endpoint] = []
         var seen: Set<UUID> = [host.id]
         var next = host.jumpHostID
@@ -108,10 +113,10 @@ extension Vault {
             guard seen.insert(id).inserted else {
                 throw VaultError(.invalidInput, "The jump hosts of '\(host.label)' form a loop.", hint: "Edit one of them to break it.")
             }
-            guard let jump = try config.host(id: id) else {
+            guard let jump = try snapshot.host(id: id) else {
                 throw VaultError(.notYetSynced, "The jump host of '\(host.label)' has not synced to this device yet.", hint: Self.notSyncedHint)
             }
-            chain.insert(try endpoint(jump), at: 0)
+            chain.insert(try endpoint(jump, in: snapshot), at: 0)
             next = jump.jumpHostID
         }
         return chain

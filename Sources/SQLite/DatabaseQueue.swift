@@ -20,6 +20,11 @@ public final class DatabaseQueue: @unchecked Sendable {
         try lock.withLock { try body(connection) }
     }
 
+    /// Reads several things from one consistent snapshot (a deferred transaction).
+    public func snapshot<T>(_ body: (Connection) throws -> T) throws -> T {
+        try lock.withLock { try connection.readTransaction { try body(connection) } }
+    }
+
     /// Writes inside one immediate transaction.
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         try lock.withLock { try connection.transaction { try body(connection) } }

@@ -106,7 +106,16 @@ extension SecretStore {
 
     /// The associated data that binds a body to its name, incarnation and version.
     static func context(_ item: SecretItem) -> [UInt8] {
-        Array("\(item.reference)\u{0}\(item.incarnation)\u{0}\(item.version.clock)\u{0}\(item.version.device)".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(item.reference.utf8.count + item.version.device.utf8.count + 48)
+        bytes += item.reference.utf8
+        bytes.append(0)
+        bytes += String(item.incarnation).utf8
+        bytes.append(0)
+        bytes += String(item.version.clock).utf8
+        bytes.append(0)
+        bytes += item.version.device.utf8
+        return bytes
     }
 
     static func item(_ row: Row) -> SecretItem {

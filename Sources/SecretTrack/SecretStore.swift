@@ -103,23 +103,24 @@ public final class SecretStore: Sendable {
 
     // MARK: - Database plumbing
 
-    func read<T>(_ action: String, _ body: (Connection) throws -> T) throws -> T {
-        try Self.storage(action) { try queue.read(body) }
+    func read<T>(_ action: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
+        try Self.storage(action()) { try queue.read(body) }
     }
 
-    func write<T>(_ action: String, _ body: (Connection) throws -> T) throws -> T {
-        try Self.storage(action) { try queue.write(body) }
+    func write<T>(_ action: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
+        try Self.storage(action()) { try queue.write(body) }
     }
 
-    static func storage<T>(_ action: String, _ body: () throws -> T) throws -> T {
+    /// `action` is only evaluated when something fails (it names the work in the message).
+    static func storage<T>(_ action: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as SecretError {
             throw error
         } catch let error as SQLiteError {
-            throw SecretError(.storage, "Unable to \(action): \(error).")
+            throw SecretError(.storage, "Unable to \(action()): \(error).")
         } catch let error as SodiumError {
-            throw SecretError(.storage, "Unable to \(action): \(error.message)")
+            throw SecretError(.storage, "Unable to \(action()): \(error.message)")
         }
     }
 }

@@ -52,7 +52,7 @@ public enum SealedBox {
         guard blob.count >= overhead else {
             throw SodiumError(.malformed, "Sealed data is too short (\(blob.count) bytes) to be a \(purpose.label) blob.")
         }
-        guard Array(blob[0..<2]) == magic else {
+        guard blob[0] == magic[0], blob[1] == magic[1] else {
             throw SodiumError(.malformed, "Sealed data does not start with the CredentialVault header.")
         }
         guard blob[2] == formatVersion else {
@@ -63,9 +63,9 @@ public enum SealedBox {
         }
         let header = Array(blob[0..<headerCount])
         let nonce = Array(blob[headerCount..<(headerCount + nonceCount)])
-        let body = Array(blob[(headerCount + nonceCount)...])
-        return try body.withUnsafeBytes { cipher in
-            try xchachaDecrypt(cipher, associatedData: associatedData(header: header, purpose: purpose, context: context), nonce: nonce, key: key, label: purpose.label)
+        return try blob.withUnsafeBytes { raw in
+            try xchachaDecrypt(UnsafeRawBufferPointer(rebasing: raw[(headerCount + nonceCount)...]),
+                               associatedData: associatedData(header: header, purpose: purpose, context: context), nonce: nonce, key: key, label: purpose.label)
         }
     }
 

@@ -4,11 +4,14 @@ internal import CSodium
 ///
 /// The bytes are reachable only through `withUnsafeBytes`; `description` never shows them; the
 /// type is deliberately not `Codable`. Equality is constant-time (`sodium_memcmp`) for equal
-/// lengths. The corresponding C functions are `sodium_malloc`, `sodium_free`, `sodium_memcmp`.
+/// lengths. Memory comes from `GuardedAllocator` (`sodium_malloc`, with small blocks wiped and
+/// recycled). The corresponding C functions are `sodium_malloc`, `sodium_free`, `sodium_memcmp`.
 public final class SecretBytes: @unchecked Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     // `@unchecked Sendable`: the buffer is written only during initialisation (or through
     // `withUnsafeMutableBytes` by the single owner that is filling it) and read afterwards.
     private let pointer: UnsafeMutableRawPointer
+    /// The size of the guarded block behind `pointer` (at least `count`).
+    private let capacity: Int
     /// The number of secret bytes.
     public let count: Int
 
@@ -16,12 +19,11 @@ public final class SecretBytes: @unchecked Sendable, Equatable, CustomStringConv
     public init(zeroedCount count: Int) throws {
         SodiumRuntime.ensureInitialized()
         guard count >= 0 else { throw SodiumError(.invalidArgument, "Secret size must not be negative.") }
-        // sodium_malloc(0) is legal but keep one byte so the pointer is always real.
-        guard let raw = sodium_malloc(Swift.max(count, 1)) else {
+        guard let block = GuardedAllocator.allocate(count) else {
             throw SodiumError(.outOfMemory, "Unable to allocate \(count) bytes of guarded memory.")
         }
-        sodium_memzero(raw, Swift.max(count, 1))
-        pointer = raw
+        pointer = block.pointer
+        capacity = block.capacity
         self.count = count
     }
 
@@ -59,8 +61,8 @@ public final class SecretBytes: @unchecked Sendable, Equatable, CustomStringConv
     }
 
     deinit {
-        // sodium_free wipes the region before releasing it.
-        sodium_free(pointer)
+        // Wiped before it is pooled or freed.
+        GuardedAllocator.release(pointer, capacity: capacity)
     }
 
     /// Calls `body` with a read-only view of the secret bytes. The view must not escape.

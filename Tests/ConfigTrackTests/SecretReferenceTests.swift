@@ -68,6 +68,14 @@ final class SecretReferenceTests: XCTestCase {
         }
     }
 
+    func testRejectsMultibyteCharactersWhereTheUUIDBelongs() {
+        // 36 bytes of UTF-8 in the UUID's place, cut mid-character by a byte-offset slice.
+        let owner = "é" + String(id.dropFirst(3)) + "x"
+        XCTAssertEqual(owner.utf8.count, 36)
+        assertConfigError(.invalid, try SecretReference(parsing: "host.\(owner).password"), owner)
+        assertConfigError(.invalid, try SecretReference(parsing: "host." + String(repeating: "é", count: 18) + ".password"))
+    }
+
     func testRejectsMalformedUUIDs() {
         for owner in ["3f2a9c4e8b1d4e6fa0c25d7e9f1b3a6c", "{\(id)}", "3f2a9c4e-8b1d-4e6f-a0c2-5d7e9f1b3a6", "3f2a9c4e-8b1d-4e6f-a0c2-5d7e9f1b3a6cc",
                       "zf2a9c4e-8b1d-4e6f-a0c2-5d7e9f1b3a6c"] {
