@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import SecretTrack
 import Sodium
 
@@ -25,6 +26,7 @@ public final class Vault: Sendable {
         let directory = VaultDirectory(path: path)
         return try VaultError.wrapping {
             try directory.prepare()
+            try discardInterruptedCreation(in: directory)
             for file in [directory.configPath, directory.secretsPath] where VaultDirectory.exists(file) {
                 throw VaultError(.alreadyExists, "\(path) already holds a vault (\(file) exists).",
                                  hint: "Use that vault, or choose an empty directory with --vault.")
@@ -34,9 +36,19 @@ public final class Vault: Sendable {
             let vaultID = CanonicalUUID.text(UUID())
             // Secrets first: a config database alone would look like a vault with no keys.
             let secrets = try SecretStore.create(at: directory.secretsPath, storeID: vaultID, deviceID: deviceID, provider: provider, kdf: kdf)
+            Failpoint.hit("init.after-secrets")
             let config = try ConfigStore.create(at: directory.configPath, deviceID: deviceID)
             return Vault(directory: directory, config: config, secrets: secrets)
         }
+    }
+
+    /// A `create` killed after writing `secrets.sqlite` but before `config.sqlite` leaves a secrets
+    /// database holding keys and no items. It protects nothing, so a new `create` replaces it; a
+    /// secrets database that holds any item is never discarded.
+    private static func discardInterruptedCreation(in directory: VaultDirectory) throws {
+        guard !VaultDirectory.exists(directory.configPath), VaultDirectory.exists(directory.secretsPath) else { return }
+        guard try SecretStore.open(at: directory.secretsPath).items().isEmpty else { return }
+        for suffix in ["", "-wal", "-shm"] { unlink(directory.secretsPath + suffix) }
     }
 
     /// Opens the vault in `path`, locked. Listing and reading config works without unlocking.

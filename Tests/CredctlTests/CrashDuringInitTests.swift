@@ -1,0 +1,23 @@
+import Foundation
+import XCTest
+
+/// `init` is two steps too (secrets database, then config database).
+final class CrashDuringInitTests: CredctlTestCase {
+    func testInitKilledBetweenTheDatabasesCanSimplyBeRunAgain() throws {
+        let killed = try credctl.run(["init"], extraEnvironment: ["CREDVAULT_FAILPOINT": "init.after-secrets"])
+        XCTAssertTrue(killed.signaled)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: vaultPath + "/secrets.sqlite"))
+        assertStatus(try credctl.run("status"), 66)
+        try initVault()
+        assertStatus(try credctl.run("status"), 0)
+    }
+
+    func testASecretsDatabaseWithItemsIsNeverDiscarded() throws {
+        try initVault()
+        assertStatus(try credctl.run(["host", "add", "web", "--hostname", "h.example", "--password-stdin"], input: Array("pw".utf8)), 0)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: vaultPath + "/config.sqlite" + suffix) }
+        let again = try credctl.run("init")
+        assertStatus(again, 65)
+        XCTAssertTrue(again.stderr.contains("already holds a vault"), again.stderr)
+    }
+}
