@@ -30,7 +30,10 @@ enum SecretInput {
     /// Asks on the controlling terminal with echo off.
     static func prompt(_ question: String) throws -> SecretBytes {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { throw CLIError.input("No terminal to ask for the \(question.lowercased()) on.") }
+        guard fd >= 0 else {
+            throw CLIError(message: "No terminal to ask for the \(question.lowercased()) on.",
+                           hint: "Give --passphrase-file FILE or --key-file FILE.", status: ExitStatus.locked)
+        }
         defer { close(fd) }
         var text = question + ": "
         text.withUTF8 { _ = write(fd, $0.baseAddress, $0.count) }
