@@ -33,21 +33,27 @@ public enum CanonicalUUID {
         var text = text
         guard text.utf8.count == 36 else { return nil }
         text.makeContiguousUTF8()
-        return text.utf8.withContiguousStorageIfAvailable { chars -> UUID? in
-            var bytes = [UInt8](repeating: 0, count: 16)
+        return text.utf8.withContiguousStorageIfAvailable { parse(bytes: $0, lowercaseOnly: lowercaseOnly) } ?? nil
+    }
+
+    /// Parses 36 bytes of UUID text (canonical lowercase only when `lowercaseOnly`).
+    static func parse(bytes chars: UnsafeBufferPointer<UInt8>, lowercaseOnly: Bool) -> UUID? {
+        guard chars.count == 36 else { return nil }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed = withUnsafeMutableBytes(of: &uuid) { bytes -> Bool in
             var position = 0
             for index in 0..<16 {
                 if index == 4 || index == 6 || index == 8 || index == 10 {
-                    guard chars[position] == UInt8(ascii: "-") else { return nil }
+                    guard chars[position] == UInt8(ascii: "-") else { return false }
                     position += 1
                 }
-                guard let high = nibble(chars[position], lowercaseOnly), let low = nibble(chars[position + 1], lowercaseOnly) else { return nil }
+                guard let high = nibble(chars[position], lowercaseOnly), let low = nibble(chars[position + 1], lowercaseOnly) else { return false }
                 bytes[index] = high << 4 | low
                 position += 2
             }
-            return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
-        } ?? nil
+            return true
+        }
+        return parsed ? UUID(uuid: uuid) : nil
     }
 
     private static func nibble(_ char: UInt8, _ lowercaseOnly: Bool) -> UInt8? {

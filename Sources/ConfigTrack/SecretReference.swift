@@ -48,15 +48,17 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible, Comp
     }
 
     private static func match(_ key: String) -> (Field, UUID)? {
-        let bytes = Array(key.utf8)
-        for form in forms where bytes.count == form.prefix.count + 36 + form.suffix.count {
-            guard bytes.starts(with: form.prefix), bytes.suffix(form.suffix.count).elementsEqual(form.suffix) else { continue }
-            let middle = bytes[form.prefix.count..<(form.prefix.count + 36)]
-            // Only ASCII can be a canonical UUID; anything else fails here without decoding.
-            guard middle.allSatisfy({ $0 < 0x80 }), let owner = CanonicalUUID.parse(String(decoding: middle, as: UTF8.self)) else { return nil }
-            return (form.field, owner)
-        }
-        return nil
+        var key = key
+        key.makeContiguousUTF8()
+        return key.utf8.withContiguousStorageIfAvailable { bytes -> (Field, UUID)? in
+            for form in forms where bytes.count == form.prefix.count + 36 + form.suffix.count {
+                guard bytes.starts(with: form.prefix), bytes.suffix(form.suffix.count).elementsEqual(form.suffix) else { continue }
+                let middle = UnsafeBufferPointer(rebasing: bytes[form.prefix.count..<(form.prefix.count + 36)])
+                guard let owner = CanonicalUUID.parse(bytes: middle, lowercaseOnly: true) else { return nil }
+                return (form.field, owner)
+            }
+            return nil
+        } ?? nil
     }
 
     /// The reference key text.
