@@ -11,9 +11,18 @@ public final class Connection {
     private var cache: [String: Statement] = [:]
     public let path: String
 
+    /// Process-wide SQLite settings, applied once before the first connection.
+    private static let configured: Bool = {
+        // SQLITE_MISUSE here means SQLite was initialised elsewhere first; the setting is only
+        // an optimisation, so that is not an error.
+        _ = csqlite_disable_memory_statistics()
+        return true
+    }()
+
     /// Opens (creating with mode 0600 if absent) the database at `path`.
     /// The corresponding C function is `sqlite3_open_v2`.
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        _ = Self.configured
         // Create the file ourselves so it is never briefly wider than 0600; SQLite gives its
         // -wal and -shm files the same mode as the database file.
         let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
