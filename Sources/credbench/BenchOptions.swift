@@ -10,12 +10,14 @@ struct BenchOptions {
     var warmupIterations = 1_000
 
     static let usage = """
-        USAGE: credbench [--sizes N,N,...] [--output FILE] [--iterations N]
+        USAGE: credbench [--sizes N,N,...] [--output FILE] [--iterations N] [--warmup N]
 
         OPTIONS:
           --sizes N,N,...   Vault sizes in hosts (default 1000,10000,100000)
           --output FILE     Where to write the JSON results (default bench-results/credbench.json)
           --iterations N    Measured resolves per size (default 20000)
+          --warmup N        Unmeasured resolves first (default 1000; a pass over every host
+                            measures the steady state of a long-running process)
           --help            Show this help
         """
 
@@ -39,6 +41,9 @@ struct BenchOptions {
             case "--iterations":
                 guard let count = Int(value), count > 0 else { throw BenchError("--iterations takes a positive whole number, not '\(value)'.") }
                 options.iterations = count
+            case "--warmup":
+                guard let count = Int(value), count >= 0 else { throw BenchError("--warmup takes a whole number, not '\(value)'.") }
+                options.warmupIterations = count
             default:
                 throw BenchError("Unknown option '\(flag)'.")
             }

@@ -7,16 +7,17 @@ struct ResultsTable {
     func lines() -> [String] {
         let machine = report.machine
         var out = ["credbench — \(machine.date) — \(machine.cpuModel), \(machine.cores) cores, \(machine.architecture), Linux \(machine.kernel)",
-                   "resolve (incl. releasing the returned password): \(report.iterations) random labels per size after \(report.warmupIterations) warm-up resolves; temp dir \(machine.temporaryDirectory)", "seal/open: best of \(SealBenchmark.rounds) rounds; x = SealedBox time / raw libsodium time",
+                   "resolve (incl. releasing the returned password): \(report.iterations) random labels per size after \(report.warmupIterations) warm-up resolves; warm = again after resolving every host once; temp dir \(machine.temporaryDirectory)", "seal/open: best of \(SealBenchmark.rounds) rounds; x = SealedBox time / raw libsodium time",
                    ""]
         out += render(["hosts", "build s", "inserts/s", "reopen ms", "db MiB", "p50 µs", "p90 µs", "p99 µs", "p99.9 µs", "max µs",
-                       "ops/s", "miss p50", "miss p99", "peak MiB", "maxrss MiB"],
+                       "ops/s", "warm p50", "warm p99", "miss p50", "miss p99", "peak MiB", "maxrss MiB"],
                       report.results.map { result in
                           [String(result.hosts), result.buildSeconds.fixed(1), result.insertsPerSecond.fixed(0),
                            result.reopenMilliseconds.fixed(2), result.databaseMiB.fixed(1),
                            result.resolve.p50Microseconds.fixed(1), result.resolve.p90Microseconds.fixed(1),
                            result.resolve.p99Microseconds.fixed(1), result.resolve.p999Microseconds.fixed(1),
                            result.resolve.maxMicroseconds.fixed(0), result.resolve.opsPerSecond.fixed(0),
+                           result.steadyResolve.p50Microseconds.fixed(1), result.steadyResolve.p99Microseconds.fixed(1),
                            result.notFound.p50Microseconds.fixed(1), result.notFound.p99Microseconds.fixed(1),
                            result.peakResidentMiB.fixed(1), result.ruMaxRSSMiB.fixed(1)]
                       })
@@ -33,7 +34,7 @@ struct ResultsTable {
         out.append("")
         if let largest = report.results.max(by: { $0.hosts < $1.hosts }) {
             let verdict = report.targetMet ? "MET" : "NOT MET"
-            out.append("target: resolve p99 ≤ \(report.targetP99Microseconds.fixed(0)) µs at \(largest.hosts) hosts: \(largest.resolve.p99Microseconds.fixed(1)) µs — \(verdict)")
+            out.append("target: resolve p99 ≤ \(report.targetP99Microseconds.fixed(0)) µs at \(largest.hosts) hosts: \(largest.steadyResolve.p99Microseconds.fixed(1)) µs in the steady state (\(largest.resolve.p99Microseconds.fixed(1)) µs right after reopening) — \(verdict)")
         }
         return out
     }
