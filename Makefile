@@ -1,12 +1,17 @@
 # The two quick-start commands (make demo, make test) install what they need themselves.
 SHELL := /bin/bash
 APT_PACKAGES := pkg-config libsodium-dev libsecret-1-dev libsqlite3-dev sqlite3 openssh-client
+# Only the tests use these: real shells for the completion scripts, groff to check the man page.
+TEST_PACKAGES := zsh fish groff-base
 
-.PHONY: deps build demo test bench clean
+.PHONY: deps test-deps build demo test bench man clean
 
 # Installs the Debian packages that are missing (apt-get update first, only when needed).
 deps:
 	@./scripts/install-deps.sh $(APT_PACKAGES)
+
+test-deps: deps
+	@./scripts/install-deps.sh $(TEST_PACKAGES)
 
 build: deps
 	swift build
@@ -17,13 +22,18 @@ demo: deps
 	./scripts/demo.sh "$$(swift build --show-bin-path)/credctl"
 
 # Builds and runs the whole test suite.
-test: deps
+test: test-deps
 	swift build --build-tests
 	swift test --skip-build
 
 # Release-built benchmark; prints a table and writes bench-results/credbench.json.
 bench: deps
 	swift run -c release credbench
+
+# Regenerates the shipped man page from the help texts (a test checks it is current).
+man: deps
+	swift build --product credctl
+	"$$(swift build --show-bin-path)/credctl" help --man > man/credctl.1
 
 clean:
 	swift package clean

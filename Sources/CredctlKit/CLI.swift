@@ -45,6 +45,7 @@ public enum CLI {
 
     private static func printHelp(_ topic: [String]) throws {
         if topic.isEmpty { Output.out(Help.index(group: nil)); return }
+        if topic == ["--man"] { Output.out(ManPage.render()); return }
         if let command = CommandTable.all.first(where: { $0.spec.path == topic }) {
             Output.out(Help.text(for: command.spec))
         } else if CommandTable.all.contains(where: { $0.spec.path.first == topic[0] }) && topic.count == 1 {

@@ -23,15 +23,21 @@ enum Help {
         ]
         lines += specs.map { "  " + $0.name.padding(width) + firstSentence($0.overview) }
         lines += ["", "OPTIONS:"] + GlobalOptions.specs.map { "  " + optionTitle($0).padding(26) + $0.help }
-        lines += ["  --version".padding(28) + "Print the version.", "", "See 'credctl help COMMAND' for a command's options and examples."]
+        lines += ["  --version".padding(28) + "Print the version."]
+        if group == nil {
+            lines += ["", "SECRETS:", "  " + ReferenceText.secretInput]
+            lines += ["", "ENVIRONMENT:"] + ReferenceText.environment.map { "  " + $0.name.padding(26) + $0.meaning }
+            lines += ["", "EXIT STATUS:"] + ReferenceText.exitStatuses.map { "  " + String($0.status).padding(4) + $0.meaning }
+        }
+        lines += ["", "See 'credctl help COMMAND' for a command's options and examples; 'credctl help --man' prints this as a man page."]
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func optionTitle(_ option: CommandSpec.Option) -> String {
+    static func optionTitle(_ option: CommandSpec.Option) -> String {
         option.value.map { "\(option.name) \($0)" } ?? option.name
     }
 
-    private static func firstSentence(_ text: String) -> String {
+    static func firstSentence(_ text: String) -> String {
         guard let end = text.firstIndex(of: ".") else { return text }
         return String(text[...end])
     }

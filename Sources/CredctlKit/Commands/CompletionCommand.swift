@@ -1,0 +1,21 @@
+struct CompletionCommand: Command {
+    static let spec = CommandSpec(
+        path: ["completion"],
+        overview: "Print a shell completion script for bash, zsh or fish.",
+        usage: ["completion bash|zsh|fish"],
+        options: [],
+        positionals: 1...1,
+        examples: ["source <(credctl completion bash)", "credctl completion zsh > \"${fpath[1]}/_credctl\"",
+                   "credctl completion fish > ~/.config/fish/completions/credctl.fish"])
+
+    let script: String
+
+    init(_ parsed: ParsedCommand) throws {
+        guard let script = CompletionScript.script(for: parsed.positionals[0]) else {
+            throw UsageError("No completion for '\(parsed.positionals[0])'; choose bash, zsh or fish.", command: Self.spec)
+        }
+        self.script = script
+    }
+
+    func run(_ context: Context) throws { Output.out(script) }
+}
