@@ -176,7 +176,7 @@ final class PrivateKeyFileTests: XCTestCase {
         let error = try XCTUnwrap(capture { try PrivateKeyFile.load(path: path) })
         XCTAssertEqual(error.code, .invalidInput)
         XCTAssertEqual(error.message, "Unable to import private key '\(path)': a PEM key does not record its public key, and '\(path).pub' is missing.")
-        XCTAssertEqual(error.hint, "put the public key beside it as \(path).pub")
+        XCTAssertEqual(error.hint, "Put the public key beside it as \(path).pub.")
     }
 
     func testPEMWithMismatchedPubIsRejected() throws {
@@ -190,7 +190,7 @@ final class PrivateKeyFileTests: XCTestCase {
         var error = try XCTUnwrap(capture { try PrivateKeyFile.load(path: path) })
         XCTAssertEqual(error.code, .invalidInput)
         XCTAssertEqual(error.message, "Unable to import private key '\(path)': '\(path).pub' holds a different key.")
-        XCTAssertEqual(error.hint, "put the public key beside it as \(path).pub")
+        XCTAssertEqual(error.hint, "Put the public key beside it as \(path).pub.")
 
         // Another type: P-384 public key beside a P-256 private key.
         try KeyFixtures.generate(directory + "/p384", type: "ecdsa", bits: 384)
@@ -218,7 +218,7 @@ final class PrivateKeyFileTests: XCTestCase {
         try KeyFixtures.write("ecdsa-sha2-nistp256 not*base64\n", to: path + ".pub")
         let error = try XCTUnwrap(capture { try PrivateKeyFile.load(path: path) })
         XCTAssertEqual(error.code, .invalidInput)
-        XCTAssertEqual(error.hint, "put the public key beside it as \(path).pub")
+        XCTAssertEqual(error.hint, "Put the public key beside it as \(path).pub.")
         XCTAssertTrue(error.message.hasPrefix("Unable to import private key '\(path)': '\(path).pub' is not a usable public key"))
     }
 

@@ -23,11 +23,11 @@ enum KeyFileReader {
         guard fstat(descriptor, &info) == 0 else { throw failure("fstat", errno, role: role, path: path) }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw VaultError(.invalidInput, "Unable to read \(role) '\(path)': it is not a regular file.",
-                             hint: "give the path of the key file itself")
+                             hint: "Give the path of the key file itself.")
         }
         guard info.st_size <= sizeLimit else {
             throw VaultError(.invalidInput, "Unable to read \(role) '\(path)': it is larger than 1 MiB, so it is not a key file.",
-                             hint: "give the path of the key file itself")
+                             hint: "Give the path of the key file itself.")
         }
 
         // One spare byte detects a file that grew since fstat.
@@ -48,7 +48,7 @@ enum KeyFileReader {
         }
         guard total <= size else {
             throw VaultError(.storage, "Unable to read \(role) '\(path)': the file changed while it was being read.",
-                             hint: "try again")
+                             hint: "Try again.")
         }
         return try buffer.slice(0..<total)
     }

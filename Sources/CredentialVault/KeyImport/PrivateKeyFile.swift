@@ -27,7 +27,7 @@ public struct PrivateKeyFile: Sendable {
     public static func load(path: String) throws -> PrivateKeyFile {
         guard let body = try KeyFileReader.read(path, role: "private key") else {
             throw VaultError(.notFound, "Unable to read private key '\(path)': no such file.",
-                             hint: "check the path; keys usually live in ~/.ssh")
+                             hint: "Check the path; keys usually live in ~/.ssh.")
         }
         let publicText = try KeyFileReader.read(path + ".pub", role: "public key").map { bytes in
             bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
@@ -55,7 +55,7 @@ public struct PrivateKeyFile: Sendable {
         do {
             return try parseKey(body: body, publicKeyLine: publicKeyLine, source: source)
         } catch let defect as KeyFileDefect {
-            throw VaultError(.invalidInput, "Unable to import \(source.subject): \(defect.reason).", hint: defect.hint)
+            throw VaultError(.invalidInput, "Unable to import \(source.subject): \(defect.reason).", hint: defect.hint.map(Self.sentence))
         } catch let error as VaultError {
             throw error
         } catch {
@@ -105,5 +105,12 @@ public struct PrivateKeyFile: Sendable {
         }
         let publicKey = PublicKeyLine(keyType: key.keyType, blob: key.publicBlob, comment: comment)
         return PrivateKeyFile(body: body, keyType: key.keyType, publicKey: publicKey.text, isEncrypted: key.isEncrypted, format: .openSSH)
+    }
+
+    /// Hints from the parsers are fragments; the user sees them as sentences like every other hint.
+    static func sentence(_ fragment: String) -> String {
+        guard let first = fragment.first else { return fragment }
+        let capitalized = first.uppercased() + fragment.dropFirst()
+        return capitalized.hasSuffix(".") || capitalized.hasSuffix(")") ? capitalized : capitalized + "."
     }
 }
