@@ -33,6 +33,6 @@ let package = Package(
         .testTarget(name: "ConfigTrackTests", dependencies: ["ConfigTrack"]),
         .testTarget(name: "SecretTrackTests", dependencies: ["SecretTrack", "Sodium"]),
         .testTarget(name: "CredentialVaultTests", dependencies: ["CredentialVault", "SecretTrack", "SQLite", "Replication"]),
-        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack"]),
+        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite"]),
     ]
 )

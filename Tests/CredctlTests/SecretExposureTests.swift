@@ -1,0 +1,81 @@
+import Foundation
+import SQLite
+import XCTest
+
+/// A secret handed to credctl never shows in `ps`, /proc, the vault's files outside sealed
+/// bodies, or the error output of a failing command.
+final class SecretExposureTests: CredctlTestCase {
+    private let password = "Pa55-\(UUID().uuidString.prefix(8))-secret"
+
+    func testThePasswordIsNotInPsOrProcWhileCredctlHoldsIt() throws {
+        try initVault()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CredctlRunner.binary)
+        process.arguments = ["host", "add", "web", "--hostname", "h.example", "--password-stdin"]
+        process.environment = credctl.environment
+        let stdin = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Send the password but keep the pipe open: credctl now holds it and waits for the end.
+        try stdin.fileHandleForWriting.write(contentsOf: Data(password.utf8))
+        Thread.sleep(forTimeInterval: 0.3)
+        let pid = process.processIdentifier
+        let cmdline = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))
+        let environ = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
+        XCTAssertTrue(String(decoding: cmdline, as: UTF8.self).contains("--password-stdin"), "sampled the right process")
+        XCTAssertNil(cmdline.range(of: Data(password.utf8)))
+        XCTAssertNil(environ.range(of: Data(password.utf8)))
+        let ps = Process()
+        ps.executableURL = URL(fileURLWithPath: "/bin/ps")
+        ps.arguments = ["-eo", "pid,args"]
+        let psOutput = Pipe()
+        ps.standardOutput = psOutput
+        try ps.run()
+        let listing = String(decoding: psOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ps.waitUntilExit()
+        XCTAssertTrue(listing.contains("credctl host add web"))
+        XCTAssertFalse(listing.contains(password))
+        try stdin.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(try credctl.run("read", "cred://host/web/password").output, password)
+    }
+
+    func testNoVaultFileHoldsThePasswordInAnyEncoding() throws {
+        try initVault()
+        assertStatus(try credctl.run(["host", "add", "web", "--hostname", "h.example", "--password-stdin"], input: Array(password.utf8)), 0)
+        assertStatus(try credctl.run(["host", "edit", "web", "--port", "2222"]), 0)
+        let bytes = Array(password.utf8)
+        let needles = [bytes, Array(bytes.map { String(format: "%02x", $0) }.joined().utf8), Array(Data(bytes).base64EncodedString().utf8)]
+        for name in try FileManager.default.contentsOfDirectory(atPath: vaultPath) {
+            let contents = try Data(contentsOf: URL(fileURLWithPath: vaultPath + "/" + name))
+            for needle in needles { XCTAssertNil(contents.range(of: Data(needle)), "\(name) holds the password") }
+        }
+    }
+
+    func testFailingCommandsNeverPrintThePassword() throws {
+        try initVault()
+        assertStatus(try credctl.run(["host", "add", "web", "--hostname", "h.example", "--password-stdin"], input: Array(password.utf8)), 0)
+        var failures: [CredctlRunner.Result] = []
+        failures.append(try credctl.run(["host", "add", "web", "--hostname", "h.example", "--password-stdin"], input: Array(password.utf8)))
+        failures.append(try credctl.run(["host", "add", "bad\u{1}label", "--hostname", "h", "--password-stdin"], input: Array(password.utf8)))
+        failures.append(try credctl.run(["host", "edit", "web", "--password-stdin", "--no-password"], input: Array(password.utf8)))
+        var wrongKey = credctl!
+        _ = try CredctlRunner(vault: directory + "/other", keyFile: directory + "/other.key").run("init")
+        wrongKey.environment["CREDCTL_KEY_FILE"] = directory + "/other.key"
+        failures.append(try wrongKey.run("read", "cred://host/web/password"))
+        // Tamper with the sealed body: the authentication failure must not leak plaintext.
+        let secrets = try Connection(path: vaultPath + "/secrets.sqlite")
+        try secrets.run("UPDATE secret_items SET sealed_body = substr(sealed_body, 1, 40) || x'00' || substr(sealed_body, 42)")
+        failures.append(try credctl.run("read", "cred://host/web/password"))
+        failures.append(try credctl.run("resolve", "web", "--reveal", "--json"))
+        for result in failures {
+            XCTAssertNotEqual(result.status, 0, result.stderr)
+            XCTAssertFalse(result.stderr.contains(password), result.stderr)
+            XCTAssertFalse(result.output.contains(password))
+        }
+        XCTAssertTrue(failures[4].stderr.contains("failed authentication"), failures[4].stderr)
+    }
+}
