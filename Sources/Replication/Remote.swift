@@ -1,0 +1,28 @@
+/// Where replicas meet: a store of immutable, named objects that sees only ciphertext.
+///
+/// Names are relative paths of `/`-separated components (`vault.json`,
+/// `zones/config/<device>/00000000000000000042.batch`). Objects are never overwritten or
+/// deleted through this protocol by replication; every writer only creates names of its own.
+public protocol Remote: Sendable {
+    /// A description for status displays (a path or an endpoint), never a credential.
+    var location: String { get }
+
+    /// Names of the complete objects whose names start with `prefix`, sorted. Partial uploads,
+    /// temporary and hidden files of sync tools are not listed.
+    func list(prefix: String) throws -> [String]
+
+    /// The object's bytes, or nil when it does not exist (yet).
+    func get(_ name: String) throws -> [UInt8]?
+
+    /// Creates `name` holding `bytes`, atomically and only if it does not exist. Creating an
+    /// object that already exists with identical bytes succeeds (a retried publish); with other
+    /// bytes it throws `RemoteError.nameConflict` and changes nothing.
+    func createOnly(_ name: String, bytes: [UInt8]) throws -> CreateOutcome
+}
+
+/// What `createOnly` did.
+public enum CreateOutcome: Sendable, Equatable {
+    case created
+    /// The same bytes were already there (an earlier attempt succeeded before a crash).
+    case alreadyPresent
+}

@@ -1,0 +1,26 @@
+/// The one error type of the remote backends.
+public struct RemoteError: Error, Equatable, CustomStringConvertible, Sendable {
+    public enum Code: String, Sendable {
+        /// The remote cannot be reached or read (missing directory, unmounted share, network).
+        case unreachable
+        /// A create-only write found the name taken by different content: another writer uses
+        /// this device's names (a cloned vault directory). Nothing was overwritten.
+        case nameConflict
+        /// An object name that is not allowed (empty, absolute, `..`, a control character).
+        case invalidName
+        /// Reading or writing an object failed.
+        case io
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    public static func == (lhs: RemoteError, rhs: RemoteError) -> Bool { lhs.code == rhs.code }
+}
