@@ -16,7 +16,7 @@ public protocol Remote: Sendable {
 
     /// Creates `name` holding `bytes`, atomically and only if it does not exist. Creating an
     /// object that already exists with identical bytes succeeds (a retried publish); with other
-    /// bytes it throws `RemoteError.nameConflict` and changes nothing.
+    /// bytes it throws `ReplicationError.nameConflict` and changes nothing.
     func createOnly(_ name: String, bytes: [UInt8]) throws -> CreateOutcome
 }
 

@@ -1,5 +1,5 @@
-/// The one error type of the remote backends.
-public struct RemoteError: Error, Equatable, CustomStringConvertible, Sendable {
+/// The one error type of the `Replication` module: remote backends and batch decoding.
+public struct ReplicationError: Error, Equatable, CustomStringConvertible, Sendable {
     public enum Code: String, Sendable {
         /// The remote cannot be reached or read (missing directory, unmounted share, network).
         case unreachable
@@ -10,6 +10,12 @@ public struct RemoteError: Error, Equatable, CustomStringConvertible, Sendable {
         case invalidName
         /// Reading or writing an object failed.
         case io
+        /// A sealed object did not open: sealed with another key, altered, or not yet complete.
+        case authenticationFailed
+        /// An object opened but its contents are not a valid batch or envelope.
+        case malformed
+        /// An object written in a format version this build does not know.
+        case unsupportedFormat
     }
 
     public let code: Code
@@ -22,5 +28,5 @@ public struct RemoteError: Error, Equatable, CustomStringConvertible, Sendable {
 
     public var description: String { message }
 
-    public static func == (lhs: RemoteError, rhs: RemoteError) -> Bool { lhs.code == rhs.code }
+    public static func == (lhs: ReplicationError, rhs: ReplicationError) -> Bool { lhs.code == rhs.code }
 }

@@ -1,0 +1,42 @@
+/// Reads what `ByteWriter` wrote, checking every length against the bytes that remain.
+struct ByteReader {
+    struct Truncated: Error {}
+
+    private let bytes: [UInt8]
+    private(set) var offset: Int
+
+    init(_ bytes: [UInt8], offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func u8() throws -> UInt8 { UInt8(try integer(width: 1)) }
+    mutating func u16() throws -> UInt16 { UInt16(try integer(width: 2)) }
+    mutating func u32() throws -> UInt32 { UInt32(try integer(width: 4)) }
+    mutating func u64() throws -> UInt64 { try integer(width: 8) }
+    mutating func i64() throws -> Int64 { Int64(bitPattern: try u64()) }
+
+    mutating func data(maximum: Int = 16 << 20) throws -> [UInt8] {
+        let count = Int(try u32())
+        guard count <= maximum, count <= bytes.count - offset else { throw Truncated() }
+        defer { offset += count }
+        return Array(bytes[offset..<(offset + count)])
+    }
+
+    /// A UTF-8 string; invalid UTF-8 is an error, not a repair.
+    mutating func string(maximum: Int = 4_096) throws -> String {
+        let raw = try data(maximum: maximum)
+        guard let text = String(validating: raw, as: UTF8.self) else { throw Truncated() }
+        return text
+    }
+
+    private mutating func integer(width: Int) throws -> UInt64 {
+        guard bytes.count - offset >= width else { throw Truncated() }
+        var value: UInt64 = 0
+        for index in offset..<(offset + width) { value = value << 8 | UInt64(bytes[index]) }
+        offset += width
+        return value
+    }
+}

@@ -1,0 +1,28 @@
+/// One record as it travels between devices: enough metadata to merge without decoding the
+/// payload, and the payload itself (opaque to replication; for secret items, a body already
+/// sealed under the vault key).
+public struct Envelope: Sendable, Equatable {
+    /// `<kind>/<uuid>` for config records, the reference key for secret items.
+    public let recordName: String
+    public let kind: String
+    /// The version of the payload's format for this kind; readers quarantine versions they do
+    /// not know instead of guessing.
+    public let formatVersion: UInt16
+    public let version: RecordVersion
+    public let deleted: Bool
+    /// Secret items only: which life of the reference this is (0 for config records).
+    public let incarnation: Int64
+    /// Empty for tombstones.
+    public let payload: [UInt8]
+
+    public init(recordName: String, kind: String, formatVersion: UInt16, version: RecordVersion, deleted: Bool,
+                incarnation: Int64, payload: [UInt8]) {
+        self.recordName = recordName
+        self.kind = kind
+        self.formatVersion = formatVersion
+        self.version = version
+        self.deleted = deleted
+        self.incarnation = incarnation
+        self.payload = deleted ? [] : payload
+    }
+}

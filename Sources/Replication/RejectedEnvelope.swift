@@ -1,0 +1,8 @@
+/// An envelope that could not be read from an otherwise valid batch: kept, with its reason and
+/// bytes, for quarantine, while the batch's other envelopes apply.
+public struct RejectedEnvelope: Sendable, Equatable {
+    /// The record's name when it could be read.
+    public let recordName: String?
+    public let reason: String
+    public let bytes: [UInt8]
+}
