@@ -39,5 +39,6 @@ enum ConfigSchema {
                     version_clock INTEGER NOT NULL, version_device TEXT NOT NULL);
                 """)
         },
+        SyncTables.migration,
     ])
 }

@@ -1,24 +1,24 @@
 /// Reads what `ByteWriter` wrote, checking every length against the bytes that remain.
-struct ByteReader {
-    struct Truncated: Error {}
+public struct ByteReader {
+    public struct Truncated: Error {}
 
     private let bytes: [UInt8]
-    private(set) var offset: Int
+    public private(set) var offset: Int
 
-    init(_ bytes: [UInt8], offset: Int = 0) {
+    public init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
 
-    var isAtEnd: Bool { offset == bytes.count }
+    public var isAtEnd: Bool { offset == bytes.count }
 
-    mutating func u8() throws -> UInt8 { UInt8(try integer(width: 1)) }
-    mutating func u16() throws -> UInt16 { UInt16(try integer(width: 2)) }
-    mutating func u32() throws -> UInt32 { UInt32(try integer(width: 4)) }
-    mutating func u64() throws -> UInt64 { try integer(width: 8) }
-    mutating func i64() throws -> Int64 { Int64(bitPattern: try u64()) }
+    public mutating func u8() throws -> UInt8 { UInt8(try integer(width: 1)) }
+    public mutating func u16() throws -> UInt16 { UInt16(try integer(width: 2)) }
+    public mutating func u32() throws -> UInt32 { UInt32(try integer(width: 4)) }
+    public mutating func u64() throws -> UInt64 { try integer(width: 8) }
+    public mutating func i64() throws -> Int64 { Int64(bitPattern: try u64()) }
 
-    mutating func data(maximum: Int = 16 << 20) throws -> [UInt8] {
+    public mutating func data(maximum: Int = 16 << 20) throws -> [UInt8] {
         let count = Int(try u32())
         guard count <= maximum, count <= bytes.count - offset else { throw Truncated() }
         defer { offset += count }
@@ -26,7 +26,7 @@ struct ByteReader {
     }
 
     /// A UTF-8 string; invalid UTF-8 is an error, not a repair.
-    mutating func string(maximum: Int = 4_096) throws -> String {
+    public mutating func string(maximum: Int = 4_096) throws -> String {
         let raw = try data(maximum: maximum)
         guard let text = String(validating: raw, as: UTF8.self) else { throw Truncated() }
         return text

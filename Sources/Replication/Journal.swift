@@ -46,9 +46,10 @@ public enum Journal {
             """, [entry.recordName, entry.kind, entry.version.clock, entry.version.device, entry.deleted, entry.incarnation])
     }
 
-    /// All pending entries, oldest version first.
-    public static func pending(_ db: Connection) throws -> [JournalEntry] {
-        try db.query("SELECT record_name, kind, version_clock, version_device, deleted, incarnation FROM replication_journal ORDER BY version_clock, record_name") { row in
+    /// Pending entries, oldest version first (at most `limit`).
+    public static func pending(_ db: Connection, limit: Int = Int.max) throws -> [JournalEntry] {
+        try db.query("SELECT record_name, kind, version_clock, version_device, deleted, incarnation FROM replication_journal ORDER BY version_clock, record_name LIMIT ?",
+                     [Int64(min(limit, Int(Int64.max)))]) { row in
             JournalEntry(recordName: row.text(0) ?? "", kind: row.text(1) ?? "",
                          version: RecordVersion(clock: row.uint64(2), device: row.text(3) ?? ""),
                          deleted: row.bool(4), incarnation: row.int64(5))
@@ -63,6 +64,11 @@ public enum Journal {
     public static func acknowledge(_ db: Connection, recordName: String, version: RecordVersion) throws {
         try db.run("DELETE FROM replication_journal WHERE record_name = ? AND version_clock = ? AND version_device = ?",
                    [recordName, version.clock, version.device])
+    }
+
+    /// Drops the pending intent for `recordName` (a fetched version superseded it).
+    public static func discard(_ db: Connection, recordName: String) throws {
+        try db.run("DELETE FROM replication_journal WHERE record_name = ?", [recordName])
     }
 
     /// Whether any quarantined copy of `recordName` is held.

@@ -5,4 +5,10 @@ public struct RejectedEnvelope: Sendable, Equatable {
     public let recordName: String?
     public let reason: String
     public let bytes: [UInt8]
+
+    public init(recordName: String?, reason: String, bytes: [UInt8]) {
+        self.recordName = recordName
+        self.reason = reason
+        self.bytes = bytes
+    }
 }

@@ -28,4 +28,15 @@ public struct Row {
         guard length > 0, let bytes = sqlite3_column_blob(handle, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: bytes, count: length))
     }
+
+    /// The column as a tagged value, whatever its type.
+    public func value(_ column: Int32) -> SQLValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: .integer(int64(column))
+        case SQLITE_FLOAT: .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT: .text(text(column) ?? "")
+        case SQLITE_BLOB: .blob(blob(column) ?? [])
+        default: .null
+        }
+    }
 }

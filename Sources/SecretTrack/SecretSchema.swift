@@ -29,5 +29,6 @@ enum SecretSchema {
                     PRIMARY KEY (reference, incarnation));
                 """)
         },
+        SyncTables.migration,
     ])
 }

@@ -1,0 +1,130 @@
+import FoundationEssentials
+import Replication
+import SQLite
+
+/// The config track's side of replication: the `config` zone over `config.sqlite`.
+public struct ConfigZone: ZoneStore {
+    public let zone = "config"
+    let store: ConfigStore
+    public var deviceID: String { store.deviceID }
+
+    /// The record kinds this build reads, by their name in envelopes.
+    static let kinds: [String: any ConfigRecord.Type] = [
+        Host.kind: Host.self, HostGroup.kind: HostGroup.self, Identity.kind: Identity.self, PortForwardRule.kind: PortForwardRule.self,
+    ]
+
+    public init(store: ConfigStore) { self.store = store }
+
+    public func syncState() throws -> ZoneSyncState {
+        try store.read("read the config sync state") { try SyncTables.state($0, zone: zone) }
+    }
+
+    public func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int {
+        try store.write("note an unreadable object") { try SyncTables.noteUnreadable($0, name: name, digest: digest) }
+    }
+
+    public func pendingChanges(limit: Int) throws -> [Envelope] {
+        try store.read("read pending config changes") { db in
+            try Journal.pending(db, limit: limit).compactMap { entry in
+                if entry.deleted { return tombstone(entry.recordName, kind: entry.kind, version: entry.version) }
+                return try localEnvelope(db, recordName: entry.recordName)
+            }
+        }
+    }
+
+    public func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
+        try store.write("acknowledge sent config changes") { db in
+            try SyncTables.reserve(db, zone: zone, through: sequence)
+            for envelope in sent { try Journal.acknowledge(db, recordName: envelope.recordName, version: envelope.version) }
+        }
+    }
+
+    public func apply(_ batch: IncomingBatch) throws -> ApplyReport {
+        try store.write("apply fetched config changes") { db in
+            var report = ApplyReport()
+            for rejected in batch.rejected {
+                try SyncTables.quarantine(db, zone: zone, rejected, device: batch.device, sequence: batch.sequence)
+                report.quarantined += 1
+            }
+            for envelope in batch.envelopes {
+                try LocalClock.observe(db, envelope.version)
+                if let reason = try merge(db, envelope, into: &report) {
+                    try SyncTables.quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: envelope.payload),
+                                              device: batch.device, sequence: batch.sequence)
+                    report.quarantined += 1
+                }
+            }
+            if batch.advancesCursor {
+                try SyncTables.advance(db, zone: zone, device: batch.device, sequence: batch.sequence, ownDevice: deviceID)
+            }
+            return report
+        }
+    }
+
+    /// Merges one envelope; returns a quarantine reason when it cannot be applied.
+    private func merge(_ db: Connection, _ envelope: Envelope, into report: inout ApplyReport) throws -> String? {
+        guard let type = Self.kinds[envelope.kind] else { return "unknown record kind '\(envelope.kind)'" }
+        guard envelope.formatVersion == ConfigPayload.formatVersion else { return "unsupported \(envelope.kind) format version \(envelope.formatVersion)" }
+        guard let id = Self.id(of: envelope.recordName, kind: envelope.kind) else { return "malformed record name" }
+        if let local = try localEnvelope(db, recordName: envelope.recordName), !Merge.wins(envelope, over: local) {
+            report.ignored += 1
+            return nil
+        }
+        let key = CanonicalUUID.text(id)
+        try db.run("SAVEPOINT incoming")
+        do {
+            if envelope.deleted {
+                try db.run("DELETE FROM \(type.table) WHERE id = ?", [key])
+                try db.run("INSERT OR REPLACE INTO config_tombstones (record_name, kind, version_clock, version_device) VALUES (?, ?, ?, ?)",
+                           [envelope.recordName, envelope.kind, envelope.version.clock, envelope.version.device])
+            } else {
+                guard let values = ConfigPayload.decode(envelope.payload, count: type.columns.count) else { throw InvalidPayload() }
+                let names = ["id"] + type.columns + ["version_clock", "version_device"]
+                try db.run("INSERT OR REPLACE INTO \(type.table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
+                           [SQLValue.text(key)] + values + [SQLValue.integer(Int64(bitPattern: envelope.version.clock)), .text(envelope.version.device)])
+                try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName])
+                // Read it back through the record type: a payload it cannot represent is invalid.
+                guard let record = try db.queryFirst(type.selectSQL + " WHERE id = ?", [key], { try type.init(row: $0) }) else { throw InvalidPayload() }
+                if let labeled = record as? any LabeledRecord { try ConfigValidation.label(labeled.label, kind: type.kind) }
+            }
+            // The fetched version beats whatever this device had, including a pending edit.
+            try Journal.discard(db, recordName: envelope.recordName)
+            try db.run("RELEASE incoming")
+            report.applied += 1
+            return nil
+        } catch {
+            try db.run("ROLLBACK TO incoming")
+            try db.run("RELEASE incoming")
+            return "invalid \(envelope.kind) payload"
+        }
+    }
+
+    private struct InvalidPayload: Error {}
+
+    /// This device's current state of a record as an envelope: the live row or its tombstone.
+    private func localEnvelope(_ db: Connection, recordName: String) throws -> Envelope? {
+        guard let slash = recordName.firstIndex(of: "/"), let type = Self.kinds[String(recordName[..<slash])],
+              let id = Self.id(of: recordName, kind: type.kind) else { return nil }
+        let columns = type.columns + ["version_clock", "version_device"]
+        if let (values, version) = try db.queryFirst("SELECT \(columns.joined(separator: ", ")) FROM \(type.table) WHERE id = ?", [CanonicalUUID.text(id)], { row in
+            ((0..<Int32(type.columns.count)).map { row.value($0) },
+             RecordVersion(clock: row.uint64(Int32(type.columns.count)), device: row.text(Int32(type.columns.count) + 1) ?? ""))
+        }) {
+            return Envelope(recordName: recordName, kind: type.kind, formatVersion: ConfigPayload.formatVersion, version: version,
+                            deleted: false, incarnation: 0, payload: ConfigPayload.encode(values))
+        }
+        return try db.queryFirst("SELECT version_clock, version_device FROM config_tombstones WHERE record_name = ?", [recordName]) {
+            tombstone(recordName, kind: type.kind, version: RecordVersion(clock: $0.uint64(0), device: $0.text(1) ?? ""))
+        }
+    }
+
+    private func tombstone(_ recordName: String, kind: String, version: RecordVersion) -> Envelope {
+        Envelope(recordName: recordName, kind: kind, formatVersion: ConfigPayload.formatVersion, version: version, deleted: true, incarnation: 0, payload: [])
+    }
+
+    static func id(of recordName: String, kind: String) -> UUID? {
+        let prefix = kind + "/"
+        guard recordName.hasPrefix(prefix) else { return nil }
+        return CanonicalUUID.parse(String(recordName.dropFirst(prefix.count)))
+    }
+}

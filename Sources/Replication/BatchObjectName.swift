@@ -1,0 +1,32 @@
+/// A batch object's name taken apart: `zones/<zone>/<device>/<sequence>.batch`, or a sync tool's
+/// conflict copy of one (`….sync-conflict-…batch`, `… (conflicted copy …).batch`).
+struct BatchObjectName: Equatable {
+    let device: String
+    let sequence: UInt64
+    /// A sync tool's copy of another object with the same logical name.
+    let isConflictCopy: Bool
+
+    init?(_ name: String, zone: String) {
+        let prefix = "zones/\(zone)/"
+        guard name.hasPrefix(prefix) else { return nil }
+        let parts = name.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].hasSuffix(".batch") else { return nil }
+        var file = parts[1].dropLast(".batch".count)
+        var copy = false
+        if let range = file.firstRange(of: ".sync-conflict-") {
+            file = file[..<range.lowerBound]
+            copy = true
+        } else if let range = file.firstRange(of: " (conflicted copy") {
+            file = file[..<range.lowerBound]
+            copy = true
+        }
+        guard file.count == 20, file.allSatisfy(\.isASCIIDigit), let sequence = UInt64(file), sequence > 0 else { return nil }
+        device = String(parts[0])
+        self.sequence = sequence
+        isConflictCopy = copy
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

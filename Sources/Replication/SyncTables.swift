@@ -1,0 +1,60 @@
+import SQLite
+
+/// The replication bookkeeping every zone store keeps in its own database — cursors, this
+/// device's next sequence, unreadable-object attempts and quarantine — as SQL the stores call
+/// inside their own transactions.
+public enum SyncTables {
+    public static let migration = Migration("replication: sequences and unreadable objects") { db in
+        try db.execute("""
+            CREATE TABLE replication_sequences (zone TEXT PRIMARY KEY, next INTEGER NOT NULL);
+            CREATE TABLE replication_unreadable (
+                name TEXT PRIMARY KEY, digest BLOB NOT NULL, attempts INTEGER NOT NULL);
+            """)
+    }
+
+    /// How many separate sync runs must find an object unreadable, with unchanged bytes, before
+    /// it is quarantined. A file still being written by a sync tool changes between runs.
+    public static let attemptsBeforeQuarantine = 3
+
+    public static func state(_ db: Connection, zone: String) throws -> ZoneSyncState {
+        let cursors = try db.query("SELECT device, sequence FROM replication_cursors WHERE zone = ?", [zone]) { ($0.text(0) ?? "", $0.uint64(1)) }
+        let next = try db.queryFirst("SELECT next FROM replication_sequences WHERE zone = ?", [zone]) { $0.uint64(0) } ?? 1
+        return ZoneSyncState(cursors: Dictionary(cursors, uniquingKeysWith: max), nextSequence: next)
+    }
+
+    /// Moves `device`'s cursor to `sequence` (never backwards). For this device's own objects
+    /// (found on the remote after local state was lost), the next sequence moves past them too.
+    public static func advance(_ db: Connection, zone: String, device: String, sequence: UInt64, ownDevice: String) throws {
+        try db.run("""
+            INSERT INTO replication_cursors (zone, device, sequence) VALUES (?, ?, ?)
+            ON CONFLICT (zone, device) DO UPDATE SET sequence = max(sequence, excluded.sequence)
+            """, [zone, device, sequence])
+        if device == ownDevice { try reserve(db, zone: zone, through: sequence) }
+        try db.run("DELETE FROM replication_unreadable WHERE name = ?", [Batch.objectName(zone: zone, device: device, sequence: sequence)])
+    }
+
+    /// Makes the next sequence at least `sequence + 1`.
+    public static func reserve(_ db: Connection, zone: String, through sequence: UInt64) throws {
+        try db.run("""
+            INSERT INTO replication_sequences (zone, next) VALUES (?, ?)
+            ON CONFLICT (zone) DO UPDATE SET next = max(next, excluded.next)
+            """, [zone, sequence + 1])
+    }
+
+    /// Counts one more run that found `name` unreadable; a change of content starts over.
+    public static func noteUnreadable(_ db: Connection, name: String, digest: [UInt8]) throws -> Int {
+        try db.run("""
+            INSERT INTO replication_unreadable (name, digest, attempts) VALUES (?, ?, 1)
+            ON CONFLICT (name) DO UPDATE SET attempts = CASE WHEN digest = excluded.digest THEN attempts + 1 ELSE 1 END,
+                digest = excluded.digest
+            """, [name, digest])
+        return try db.queryFirst("SELECT attempts FROM replication_unreadable WHERE name = ?", [name]) { $0.int(0) } ?? 1
+    }
+
+    /// Keeps what could not be applied, with its reason and bytes.
+    public static func quarantine(_ db: Connection, zone: String, _ rejected: RejectedEnvelope, device: String, sequence: UInt64) throws {
+        let name = rejected.recordName ?? Batch.objectName(zone: zone, device: device, sequence: sequence)
+        try Journal.quarantine(db, zone: zone, recordName: name, reason: rejected.reason, bytes: rejected.bytes,
+                               at: RecordVersion(clock: HybridLogicalClock.wallMilliseconds() << HybridLogicalClock.counterBits, device: device))
+    }
+}

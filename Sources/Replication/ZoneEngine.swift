@@ -1,0 +1,115 @@
+import Sodium
+
+/// One zone's sync run: fetch everything new, merge or quarantine it, checkpoint each cursor;
+/// only when every fetch step succeeded, send pending changes in batches of at most 250 and
+/// acknowledge exactly what was sent.
+///
+/// A failure while fetching throws before anything is sent (the upload fence stays closed) and
+/// leaves the journal untouched, so the next run simply tries again.
+public struct ZoneEngine: Sendable {
+    public let store: any ZoneStore
+    public let remote: any Remote
+    let transportKey: SecretBytes
+    /// Upper bound on batches sent in one run, so a run always ends.
+    static let maximumBatchesPerRun = 10_000
+
+    public init(store: any ZoneStore, remote: any Remote, transportKey: SecretBytes) {
+        self.store = store
+        self.remote = remote
+        self.transportKey = transportKey
+    }
+
+    public func run() throws -> ZoneSyncReport {
+        var report = ZoneSyncReport(zone: store.zone)
+        try fetch(into: &report)
+        try send(into: &report)
+        return report
+    }
+
+    // MARK: - Fetch
+
+    func fetch(into report: inout ZoneSyncReport) throws {
+        let zone = store.zone
+        let state = try store.syncState()
+        var byDevice: [String: [UInt64: String]] = [:]
+        var copies: [(BatchObjectName, String)] = []
+        for name in try remote.list(prefix: "zones/\(zone)/") {
+            guard let parsed = BatchObjectName(name, zone: zone) else { continue }
+            if parsed.isConflictCopy { copies.append((parsed, name)) } else { byDevice[parsed.device, default: [:]][parsed.sequence] = name }
+        }
+        for device in byDevice.keys.sorted() {
+            // This device's own objects are read only past what it remembers publishing (after a
+            // restore from backup); everything else past its cursor.
+            var cursor = device == store.deviceID ? state.nextSequence - 1 : state.cursors[device] ?? 0
+            let objects = byDevice[device] ?? [:]
+            // Strictly in order: a gap is a batch not delivered yet; later ones wait for it.
+            while let name = objects[cursor + 1] {
+                guard try fetchObject(name, device: device, sequence: cursor + 1, into: &report) else { break }
+                cursor += 1
+            }
+        }
+        for (parsed, name) in copies {
+            // A conflict copy is another writer's version of a name; its envelopes merge like any
+            // others, and merging is idempotent, so reading it again later is harmless.
+            guard let bytes = try remote.get(name),
+                  let opened = try? BatchCodec.open(bytes, zone: zone, device: parsed.device, sequence: parsed.sequence, transportKey: transportKey)
+            else { continue }
+            let outcome = try store.apply(IncomingBatch(device: parsed.device, sequence: parsed.sequence, envelopes: opened.envelopes,
+                                                        rejected: opened.rejected, advancesCursor: false))
+            report.add(outcome)
+        }
+    }
+
+    /// Reads, opens and applies one object. Returns false when it must be retried later.
+    private func fetchObject(_ name: String, device: String, sequence: UInt64, into report: inout ZoneSyncReport) throws -> Bool {
+        guard let bytes = try remote.get(name) else { return false }
+        let incoming: IncomingBatch
+        do {
+            let opened = try BatchCodec.open(bytes, zone: store.zone, device: device, sequence: sequence, transportKey: transportKey)
+            incoming = IncomingBatch(device: device, sequence: sequence, envelopes: opened.envelopes, rejected: opened.rejected, advancesCursor: true)
+        } catch let error as ReplicationError where error.code == .authenticationFailed {
+            // Incomplete (still being copied) and sealed-with-another-key look alike; only bytes
+            // that stay the same across several runs are quarantined.
+            guard try store.noteUnreadable(name, digest: GenericHash.hash(bytes)) >= SyncTables.attemptsBeforeQuarantine else {
+                report.waiting += 1
+                return false
+            }
+            incoming = wholeObject(bytes, device: device, sequence: sequence, reason: error.message)
+        } catch let error as ReplicationError {
+            incoming = wholeObject(bytes, device: device, sequence: sequence, reason: error.message)
+        }
+        report.fetchedObjects += 1
+        report.add(try store.apply(incoming))
+        return true
+    }
+
+    private func wholeObject(_ bytes: [UInt8], device: String, sequence: UInt64, reason: String) -> IncomingBatch {
+        IncomingBatch(device: device, sequence: sequence, envelopes: [],
+                      rejected: [RejectedEnvelope(recordName: nil, reason: reason, bytes: bytes)], advancesCursor: true)
+    }
+
+    // MARK: - Send
+
+    func send(into report: inout ZoneSyncReport) throws {
+        for _ in 0..<Self.maximumBatchesPerRun {
+            let changes = try store.pendingChanges(limit: Batch.maximumChanges)
+            guard !changes.isEmpty else { return }
+            let sequence = try store.syncState().nextSequence
+            let batch = Batch(zone: store.zone, device: store.deviceID, sequence: sequence, envelopes: changes)
+            // Created or already present with these bytes (a publish that crashed before its
+            // acknowledgement): either way the remote holds exactly what is acknowledged.
+            _ = try remote.createOnly(batch.objectName, bytes: try BatchCodec.seal(batch, transportKey: transportKey))
+            try store.acknowledge(changes, sequence: sequence)
+            report.sentChanges += changes.count
+            report.sentObjects += 1
+        }
+    }
+}
+
+extension ZoneSyncReport {
+    mutating func add(_ outcome: ApplyReport) {
+        applied += outcome.applied
+        ignored += outcome.ignored
+        quarantined += outcome.quarantined
+    }
+}

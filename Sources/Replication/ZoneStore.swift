@@ -1,0 +1,79 @@
+/// What a track provides so one of its zones can replicate: the journal contract.
+///
+/// Each track implements it over its **own** database, so a local edit and its upload intent
+/// commit together (the track's write transactions call `Journal.record`), and so an incoming
+/// batch applies — records, cursor, quarantine — in one transaction.
+public protocol ZoneStore: Sendable {
+    /// The zone's name on the remote (`config`, `secrets`).
+    var zone: String { get }
+    /// This device; its own objects are never fetched back as changes.
+    var deviceID: String { get }
+
+    /// Cursors (last sequence applied per writer device) and this device's next sequence.
+    func syncState() throws -> ZoneSyncState
+
+    /// Pending local changes as envelopes, oldest first, at most `limit`. Items that must not
+    /// leave the device (device-only secrets) are never returned.
+    func pendingChanges(limit: Int) throws -> [Envelope]
+
+    /// Applies one fetched batch in a single transaction: merges every envelope that wins
+    /// (without journaling it as a local edit), quarantines rejected or unsupported ones with
+    /// their reason, and advances the writer's cursor to `sequence` when `advancesCursor`.
+    func apply(_ batch: IncomingBatch) throws -> ApplyReport
+
+    /// Counts one more sync run that found the object `name` unreadable (content digest
+    /// `digest`); returns how many consecutive runs saw the same unreadable bytes.
+    func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int
+
+    /// Records that `sent` was published as `sequence`: the next sequence moves past it and each
+    /// journal entry is cleared only if it still holds exactly the version that was sent.
+    func acknowledge(_ sent: [Envelope], sequence: UInt64) throws
+}
+
+/// The replication bookkeeping of one zone on this device.
+public struct ZoneSyncState: Sendable, Equatable {
+    /// Last sequence applied, per writer device.
+    public let cursors: [String: UInt64]
+    /// The sequence this device's next upload will use.
+    public let nextSequence: UInt64
+
+    public init(cursors: [String: UInt64], nextSequence: UInt64) {
+        self.cursors = cursors
+        self.nextSequence = nextSequence
+    }
+}
+
+/// A fetched, opened batch on its way into a zone store.
+public struct IncomingBatch: Sendable {
+    public let device: String
+    public let sequence: UInt64
+    public let envelopes: [Envelope]
+    public let rejected: [RejectedEnvelope]
+    /// False for conflict copies and other out-of-band objects: their envelopes merge, but the
+    /// writer's cursor stays where it is.
+    public let advancesCursor: Bool
+
+    public init(device: String, sequence: UInt64, envelopes: [Envelope], rejected: [RejectedEnvelope], advancesCursor: Bool) {
+        self.device = device
+        self.sequence = sequence
+        self.envelopes = envelopes
+        self.rejected = rejected
+        self.advancesCursor = advancesCursor
+    }
+}
+
+/// What applying a batch changed.
+public struct ApplyReport: Sendable, Equatable {
+    /// Envelopes that won and were written.
+    public var applied = 0
+    /// Envelopes that lost to (or equalled) what this device already had.
+    public var ignored = 0
+    /// Envelopes kept in quarantine (rejected, unknown kind or format, invalid payload).
+    public var quarantined = 0
+
+    public init(applied: Int = 0, ignored: Int = 0, quarantined: Int = 0) {
+        self.applied = applied
+        self.ignored = ignored
+        self.quarantined = quarantined
+    }
+}

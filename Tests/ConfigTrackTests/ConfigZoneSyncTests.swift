@@ -1,0 +1,125 @@
+import Foundation
+import Replication
+import Sodium
+import XCTest
+@testable import ConfigTrack
+
+/// Two devices' config stores replicating through a directory remote with the zone engine.
+final class ConfigZoneSyncTests: XCTestCase {
+    private var directory = ""
+    private var remote: DirectoryRemote!
+    private var key: SecretBytes!
+    private var a: ConfigStore!
+    private var b: ConfigStore!
+
+    override func setUpWithError() throws {
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("config-sync-XXXXXX").utf8CString)
+        directory = String(cString: try XCTUnwrap(mkdtemp(&template)))
+        try FileManager.default.createDirectory(atPath: directory + "/remote", withIntermediateDirectories: true)
+        remote = DirectoryRemote(root: directory + "/remote")
+        key = try SecretBytes.random(count: 32)
+        a = try ConfigStore.create(at: directory + "/a.sqlite", deviceID: "device-a")
+        b = try ConfigStore.create(at: directory + "/b.sqlite", deviceID: "device-b")
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+    @discardableResult
+    private func sync(_ store: ConfigStore) throws -> ZoneSyncReport {
+        try ZoneEngine(store: ConfigZone(store: store), remote: remote, transportKey: key).run()
+    }
+
+    private func dump(_ store: ConfigStore) throws -> [String] {
+        try store.hosts().map { "\($0.id) \($0.label) \($0.hostname):\($0.port) \($0.version!)" } + store.groups().map { "\($0.id) \($0.label)" }
+    }
+
+    func testChangesFlowOneWayWithoutEchoAndASettledSyncDoesNothing() throws {
+        let group = try a.save(HostGroup(label: "prod"))
+        try a.save(Host(label: "web", hostname: "web.example", groupID: group.id))
+        let sent = try sync(a)
+        XCTAssertEqual(sent.sentChanges, 2)
+        XCTAssertEqual(try a.counts().pendingChanges, 0, "acknowledged")
+        let received = try sync(b)
+        XCTAssertEqual(received.applied, 2)
+        XCTAssertEqual(received.sentChanges, 0, "fetched values are not echoed as local edits")
+        XCTAssertEqual(try dump(b), try dump(a))
+        for store in [a!, b!] {
+            let settled = try sync(store)
+            XCTAssertEqual([settled.fetchedObjects, settled.applied, settled.sentChanges], [0, 0, 0])
+        }
+    }
+
+    func testConcurrentEditsConvergeOnTheNewerVersion() throws {
+        let host = try a.save(Host(label: "web", hostname: "web.example"))
+        try sync(a)
+        try sync(b)
+        var onA = try a.host("web")
+        onA.port = 2222
+        try a.save(onA)
+        var onB = try b.host("web")
+        onB.hostname = "web2.example"
+        try b.save(onB)  // later clock: wins as a whole record
+        try sync(a)
+        try sync(b)
+        try sync(a)
+        XCTAssertEqual(try dump(a), try dump(b))
+        XCTAssertEqual(try a.host(id: host.id)?.hostname, "web2.example")
+        XCTAssertEqual(try a.counts().pendingChanges + b.counts().pendingChanges, 0)
+    }
+
+    func testADeletionBeatsALaterEditOfTheSameRecord() throws {
+        let host = try a.save(Host(label: "web", hostname: "web.example"))
+        try sync(a)
+        try sync(b)
+        try a.removeHost(id: host.id)
+        var edited = try b.host("web")
+        edited.port = 2200
+        try b.save(edited)
+        try sync(b)
+        try sync(a)
+        try sync(b)
+        XCTAssertNil(try a.host(id: host.id))
+        XCTAssertNil(try b.host(id: host.id))
+    }
+
+    func testChangesTravelInBatchesOfAtMost250() throws {
+        for index in 0..<600 { try a.save(Host(label: "h\(index)", hostname: "h\(index).example")) }
+        let report = try sync(a)
+        XCTAssertEqual(report.sentObjects, 3)
+        XCTAssertEqual(try remote.list(prefix: "zones/config/device-a/").count, 3)
+        XCTAssertEqual(try sync(b).applied, 600)
+    }
+
+    func testAFailedFetchSendsNothingAndKeepsTheJournal() throws {
+        try a.save(Host(label: "web", hostname: "web.example"))
+        let missing = DirectoryRemote(root: directory + "/unmounted")
+        XCTAssertThrowsError(try ZoneEngine(store: ConfigZone(store: a), remote: missing, transportKey: key).run())
+        XCTAssertEqual(try a.counts().pendingChanges, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/unmounted"))
+    }
+
+    func testTheRemoteHoldsNoLabelHostnameOrUserInTheClear() throws {
+        try a.save(Host(label: "unmistakable-label", hostname: "unmistakable.example", username: "unmistakable-user"))
+        try sync(a)
+        let enumerator = FileManager.default.enumerator(atPath: directory + "/remote")
+        var files = 0
+        while let name = enumerator?.nextObject() as? String {
+            guard let data = FileManager.default.contents(atPath: directory + "/remote/" + name) else { continue }
+            files += 1
+            XCTAssertNil(data.range(of: Data("unmistakable".utf8)), name)
+        }
+        XCTAssertEqual(files, 1)
+    }
+
+    func testABatchWaitsForTheGapBeforeIt() throws {
+        try a.save(Host(label: "one", hostname: "one.example"))
+        try sync(a)
+        try a.save(Host(label: "two", hostname: "two.example"))
+        try sync(a)
+        let first = directory + "/remote/" + Batch.objectName(zone: "config", device: "device-a", sequence: 1)
+        try FileManager.default.moveItem(atPath: first, toPath: directory + "/held-back")
+        XCTAssertEqual(try sync(b).applied, 0, "sequence 2 waits for sequence 1")
+        try FileManager.default.moveItem(atPath: directory + "/held-back", toPath: first)
+        XCTAssertEqual(try sync(b).applied, 2)
+    }
+}
