@@ -68,7 +68,7 @@ public enum CanonicalUUID {
     /// A short rendering of untrusted text for error messages: every character a label may not
     /// contain (control, format, separators, private use, unassigned) becomes '?', so a message
     /// can neither reorder nor split the terminal line it is printed on.
-    static func printable(_ text: String) -> String {
+    public static func printable(_ text: String) -> String {
         let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar -> Unicode.Scalar in
             switch scalar.properties.generalCategory {
             case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: "?"

@@ -25,7 +25,7 @@ struct ArgumentParser {
             rest.append(arguments[index])
             index += 1
         }
-        if globals.version && rest.isEmpty { return .version }
+        if globals.version { return .version }
         if rest.first == "help" { return .help(topic: Array(rest.dropFirst()), globals) }
         let words = rest.prefix { !$0.hasPrefix("-") }
         guard let command = commands.filter({ words.starts(with: $0.spec.path) }).max(by: { $0.spec.path.count < $1.spec.path.count }) else {

@@ -7,6 +7,16 @@ public enum CLI {
     public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
         // Every file this process creates is private to the user.
         umask(0o077)
+        Output.secureStandardDescriptors()
+        let status = run(arguments, environment: environment)
+        if status == ExitStatus.success, let error = Output.standardOutputFailed {
+            report("Could not write to standard output (errno \(error)); the output is incomplete.", hint: nil)
+            return ExitStatus.failure
+        }
+        return status
+    }
+
+    private static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         let parser = ArgumentParser(commands: CommandTable.all)
         do {
             switch try parser.parse(arguments) {

@@ -38,9 +38,15 @@ struct Context {
     }
 
     /// The unlock key from options, environment or terminal. `confirmNew` asks twice (init).
+    /// An option beats any environment variable; two options, or two variables, are ambiguous.
     func unlockKey(confirmNew: Bool) throws -> UnlockKey {
-        if keyFile != nil && passphraseFile != nil {
+        if globals.keyFile != nil && globals.passphraseFile != nil {
             throw UsageError("--key-file and --passphrase-file cannot be used together.")
+        }
+        if let keyFile = globals.keyFile { return .keyFile(path: keyFile) }
+        if let passphraseFile = globals.passphraseFile { return .passphrase(try SecretInput.file(passphraseFile, what: "passphrase")) }
+        if keyFile != nil && passphraseFile != nil {
+            throw UsageError("Both CREDCTL_KEY_FILE and CREDCTL_PASSPHRASE_FILE are set; unset one or give --key-file or --passphrase-file.")
         }
         if let keyFile { return .keyFile(path: keyFile) }
         if let passphraseFile { return .passphrase(try SecretInput.file(passphraseFile, what: "passphrase")) }
@@ -48,9 +54,9 @@ struct Context {
             throw VaultError(.locked, "The vault is locked and there is no terminal to ask for its passphrase.",
                              hint: "Give --passphrase-file FILE or --key-file FILE (or set CREDCTL_PASSPHRASE_FILE / CREDCTL_KEY_FILE).")
         }
-        let passphrase = try SecretInput.prompt(confirmNew ? "New vault passphrase" : "Vault passphrase")
+        let passphrase = try TerminalPrompt.ask(confirmNew ? "New vault passphrase" : "Vault passphrase")
         if confirmNew {
-            guard try SecretInput.prompt("Repeat the passphrase") == passphrase else {
+            guard try TerminalPrompt.ask("Repeat the passphrase") == passphrase else {
                 throw CLIError.input("The two passphrases differ.")
             }
         }

@@ -21,9 +21,12 @@ struct GlobalOptions: Sendable {
         let token = tokens[index]
         let (name, inlineValue) = Self.split(token)
         func value() throws -> String {
-            if let inlineValue { return inlineValue }
-            guard index + 1 < tokens.count else { throw UsageError("Option \(name) needs a value.") }
-            return tokens[index + 1]
+            guard let value = inlineValue ?? (index + 1 < tokens.count ? tokens[index + 1] : nil) else {
+                throw UsageError("Option \(name) needs a value.")
+            }
+            // An empty path would silently mean the current directory.
+            guard !value.isEmpty else { throw UsageError("Option \(name) needs a non-empty value.") }
+            return value
         }
         let used = inlineValue == nil ? 2 : 1
         switch name {

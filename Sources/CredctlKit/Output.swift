@@ -4,6 +4,10 @@ import Glibc
 /// Writes to the process's standard streams with `write(2)`, so secrets go from guarded memory
 /// to the descriptor without an intermediate copy.
 enum Output {
+    /// Set when standard output could not take everything written (a full disk, a closed pipe):
+    /// the command then fails instead of reporting success with truncated output.
+    nonisolated(unsafe) static var standardOutputFailed: Int32?
+
     static func out(_ text: String) { write(fd: 1, text) }
     static func err(_ text: String) { write(fd: 2, text) }
 
@@ -26,8 +30,23 @@ enum Output {
         while offset < bytes.count {
             let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
+            if n <= 0 {
+                if fd == 1 && standardOutputFailed == nil { standardOutputFailed = n < 0 ? errno : EIO }
+                return
+            }
             offset += n
+        }
+    }
+
+    /// Makes sure descriptors 0, 1 and 2 are open (on /dev/null if they were closed), so no file
+    /// this process opens — a key file, a database — can land on one and receive its output.
+    static func secureStandardDescriptors() {
+        for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", O_RDWR)
+            if opened >= 0 && opened != fd {
+                dup2(opened, fd)
+                close(opened)
+            }
         }
     }
 }

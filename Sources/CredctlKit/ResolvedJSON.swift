@@ -1,7 +1,8 @@
 import CredentialVault
 
-/// JSON for `resolve`. Secrets appear only when revealed: as `secret` when the bytes are UTF-8,
-/// else as `secret_base64`.
+/// JSON for `resolve`. Secrets appear only when revealed, always under the same two names:
+/// `secret_base64` (every byte, exactly) and `secret` (the text, or null when the bytes are not
+/// UTF-8) — likewise `passphrase_base64` and `passphrase`.
 enum ResolvedJSON {
     static func render(_ connection: ResolvedConnection, reveal: Bool) -> JSONValue {
         .object([
@@ -41,11 +42,9 @@ enum ResolvedJSON {
         return .object(fields)
     }
 
-    /// The secret as text when it is valid UTF-8, else Base64 under `<name>_base64`.
     private static func secret(_ secret: SecretBytes, named name: String) -> [(String, JSONValue)] {
         secret.withUnsafeBytes { bytes in
-            if let text = String(validating: bytes, as: UTF8.self) { return [(name, .string(text))] }
-            return [(name + "_base64", .string(Base64.encode(bytes)))]
+            [(name, .optional(String(validating: bytes, as: UTF8.self))), (name + "_base64", .string(Base64.encode(bytes)))]
         }
     }
 }

@@ -29,7 +29,11 @@ enum ResolvedText {
         }
         if reveal {
             for (name, secret) in secrets {
-                lines.append("\(name):".padding(11) + secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+                // Bytes that are not UTF-8 would be mangled as text; they are shown as Base64.
+                lines.append(secret.withUnsafeBytes { bytes in
+                    if let text = String(validating: bytes, as: UTF8.self) { return "\(name):".padding(11) + text }
+                    return "\(name) (Base64):".padding(11) + Base64.encode(bytes)
+                })
             }
         } else if !secrets.isEmpty {
             lines.append("(secrets hidden; add --reveal to print them)")

@@ -10,45 +10,25 @@ import Glibc
 enum SecretInput {
     static let limit = 1 << 20
 
-    /// All of standard input.
+    /// All of standard input. When standard input is a terminal, the secret is typed with echo
+    /// off instead of being shown on the screen.
     static func standardInput(what: String) throws -> SecretBytes {
-        let bytes = try readAll(fd: 0, what: what)
+        let bytes = isatty(0) == 1 ? try TerminalPrompt.ask(what.prefix(1).uppercased() + what.dropFirst()) : try readAll(fd: 0, what: what)
         guard bytes.count > 0 else { throw CLIError.input("The \(what) read from standard input is empty.") }
         return bytes
     }
 
-    /// A whole file, e.g. `--passphrase-file`.
+    /// A whole file, e.g. `--passphrase-file`. A file that cannot be read leaves the vault locked.
     static func file(_ path: String, what: String) throws -> SecretBytes {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CLIError.input("Cannot read the \(what) file \(path) (\(errno == ENOENT ? "it does not exist" : "errno \(errno)")).") }
+        guard fd >= 0 else {
+            throw CLIError(message: "Cannot read the \(what) file \(path) (\(errno == ENOENT ? "it does not exist" : "errno \(errno)")).",
+                           hint: nil, status: ExitStatus.locked)
+        }
         defer { close(fd) }
         let bytes = try readAll(fd: fd, what: what)
         guard bytes.count > 0 else { throw CLIError.input("The \(what) file \(path) is empty.") }
         return bytes
-    }
-
-    /// Asks on the controlling terminal with echo off.
-    static func prompt(_ question: String) throws -> SecretBytes {
-        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else {
-            throw CLIError(message: "No terminal to ask for the \(question.lowercased()) on.",
-                           hint: "Give --passphrase-file FILE or --key-file FILE.", status: ExitStatus.locked)
-        }
-        defer { close(fd) }
-        var text = question + ": "
-        text.withUTF8 { _ = write(fd, $0.baseAddress, $0.count) }
-        var saved = termios()
-        let haveTerminal = tcgetattr(fd, &saved) == 0
-        if haveTerminal {
-            var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(fd, TCSAFLUSH, &quiet)
-        }
-        defer {
-            if haveTerminal { tcsetattr(fd, TCSAFLUSH, &saved) }
-            _ = write(fd, "\n", 1)
-        }
-        return try readAll(fd: fd, what: question.lowercased(), stopAtNewline: true)
     }
 
     /// Reads until end of input (or a newline), growing a guarded buffer; strips one line ending.
@@ -57,8 +37,13 @@ enum SecretInput {
         var filled = 0
         while true {
             if filled == buffer.count {
-                guard buffer.count < limit else { throw CLIError.input("The \(what) is longer than \(limit) bytes.") }
-                let bigger = try SecretBytes(zeroedCount: min(buffer.count * 2, limit))
+                if buffer.count == limit + 2 {
+                    // Full at the cap (the limit plus a "\r\n" to strip): only end of input is fine.
+                    var probe: UInt8 = 0
+                    guard read(fd, &probe, 1) == 0 else { throw CLIError.input("The \(what) is longer than \(limit) bytes.") }
+                    break
+                }
+                let bigger = try SecretBytes(zeroedCount: min(buffer.count * 2, limit + 2))
                 bigger.withUnsafeMutableBytes { out in buffer.withUnsafeBytes { out.copyMemory(from: $0) } }
                 buffer = bigger
             }
@@ -77,6 +62,7 @@ enum SecretInput {
                 if end > 0 && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             }
         }
+        guard end <= limit else { throw CLIError.input("The \(what) is longer than \(limit) bytes.") }
         return try buffer.slice(0..<end)
     }
 }

@@ -12,12 +12,15 @@ extension Vault {
         }
         let path = text.dropFirst(scheme.count)
         guard let firstSlash = path.firstIndex(of: "/"), let lastSlash = path.lastIndex(of: "/"), firstSlash < lastSlash else {
-            throw VaultError(.invalidInput, "'\(text)' is not a credential address.",
+            throw VaultError(.invalidInput, "'\(CanonicalUUID.printable(text))' is not a credential address.",
                              hint: "Write cred://host/LABEL/password, cred://identity/LABEL/privkey or cred://identity/LABEL/passphrase.")
         }
         let kind = path[..<firstSlash]
         let label = String(path[path.index(after: firstSlash)..<lastSlash])
         let field = path[path.index(after: lastSlash)...]
+        guard !label.isEmpty else {
+            throw VaultError(.invalidInput, "'\(CanonicalUUID.printable(text))' names no label.", hint: "Write cred://host/LABEL/password.")
+        }
         switch (kind, field) {
         case ("host", "password"):
             return .hostPassword(try host(label).id)
@@ -26,7 +29,7 @@ extension Vault {
         case ("identity", "passphrase"):
             return .identityPassphrase(try identity(label).id)
         default:
-            throw VaultError(.invalidInput, "'\(text)' names no kind of secret this vault keeps.",
+            throw VaultError(.invalidInput, "'\(CanonicalUUID.printable(text))' names no kind of secret this vault keeps.",
                              hint: "Write cred://host/LABEL/password, cred://identity/LABEL/privkey or cred://identity/LABEL/passphrase.")
         }
     }

@@ -26,20 +26,24 @@ public final class Vault: Sendable {
         let directory = VaultDirectory(path: path)
         return try VaultError.wrapping {
             try directory.prepare()
-            try discardInterruptedCreation(in: directory)
-            for file in [directory.configPath, directory.secretsPath] where VaultDirectory.exists(file) {
-                throw VaultError(.alreadyExists, "\(path) already holds a vault (\(file) exists).",
-                                 hint: "Use that vault, or choose an empty directory with --vault.")
-            }
-            let provider = try keyProvider(for: key, creating: true)
-            let deviceID = CanonicalUUID.text(UUID())
-            let vaultID = CanonicalUUID.text(UUID())
-            // Secrets first: a config database alone would look like a vault with no keys.
-            let secrets = try SecretStore.create(at: directory.secretsPath, storeID: vaultID, deviceID: deviceID, provider: provider, kdf: kdf)
-            Failpoint.hit("init.after-secrets")
-            let config = try ConfigStore.create(at: directory.configPath, deviceID: deviceID)
-            return Vault(directory: directory, config: config, secrets: secrets)
+            return try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf) }
         }
+    }
+
+    private static func createLocked(_ directory: VaultDirectory, key: UnlockKey, kdf: KDFParameters) throws -> Vault {
+        try discardInterruptedCreation(in: directory)
+        for file in [directory.configPath, directory.secretsPath] where VaultDirectory.exists(file) {
+            throw VaultError(.alreadyExists, "\(directory.path) already holds a vault (\(file) exists).",
+                             hint: "Use that vault, or choose an empty directory with --vault.")
+        }
+        let provider = try keyProvider(for: key, creating: true)
+        let deviceID = CanonicalUUID.text(UUID())
+        let vaultID = CanonicalUUID.text(UUID())
+        // Secrets first: a config database alone would look like a vault with no keys.
+        let secrets = try SecretStore.create(at: directory.secretsPath, storeID: vaultID, deviceID: deviceID, provider: provider, kdf: kdf)
+        Failpoint.hit("init.after-secrets")
+        let config = try ConfigStore.create(at: directory.configPath, deviceID: deviceID)
+        return Vault(directory: directory, config: config, secrets: secrets)
     }
 
     /// A `create` killed after writing `secrets.sqlite` but before `config.sqlite` leaves a secrets

@@ -46,4 +46,17 @@ public struct VaultDirectory: Sendable, Equatable {
             throw VaultError(.storage, "Unable to restrict the vault directory \(path) to mode 0700 (errno \(errno)).")
         }
     }
+
+    /// Runs `body` holding an exclusive `flock` on the directory, so two processes creating a
+    /// vault in the same place cannot interleave (and one cannot discard the other's files).
+    func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw VaultError(.storage, "Unable to open the vault directory \(path) (errno \(errno)).") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw VaultError(.storage, "Unable to lock the vault directory \(path) (errno \(errno)).") }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
 }

@@ -17,6 +17,8 @@ public enum HybridLogicalClock {
     public static func wallMilliseconds() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
+        // A clock set before 1970 reads as 1970; the logical counter still keeps order.
+        guard spec.tv_sec >= 0 else { return 0 }
         return UInt64(spec.tv_sec) * 1_000 + UInt64(spec.tv_nsec) / 1_000_000
     }
 }

@@ -27,11 +27,21 @@ public enum KeyFile {
         }
     }
 
-    /// Reads a key file, refusing one that other users can read or write.
+    /// Reads a key file, refusing one that another user owns or that other users can read or
+    /// write. The checks are made on the opened file, so it cannot be swapped in between.
     public static func read(at path: String) throws -> SecretBytes {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else {
+            // Without its key file the vault simply stays locked.
+            throw SecretError(.locked, errno == ENOENT ? "The key file \(path) does not exist." : "The key file \(path) cannot be opened (errno \(errno)).",
+                              hint: "Give the key file the vault was created with.")
+        }
         var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw SecretError(.invalid, "The key file \(path) does not exist.", hint: "Give the key file the vault was created with.")
+        let checked = fstat(fd, &info) == 0
+        close(fd)
+        guard checked, info.st_mode & S_IFMT == S_IFREG else { throw SecretError(.invalid, "The key file \(path) is not a regular file.") }
+        guard info.st_uid == getuid() else {
+            throw SecretError(.invalid, "The key file \(path) belongs to another user.", hint: "Use a key file you own (mode 600).")
         }
         guard info.st_mode & 0o077 == 0 else {
             throw SecretError(.invalid, "The key file \(path) is accessible by other users (mode \(String(info.st_mode & 0o777, radix: 8))).",

@@ -79,7 +79,7 @@ final class VaultLifecycleTests: VaultTestCase {
 
     func testAMissingKeyFileIsReported() throws {
         _ = try makeVault()
-        let error = assertVaultError(.invalidInput) { try reopen().unlock(.keyFile(path: directory + "/nope")) }
+        let error = assertVaultError(.locked) { try reopen().unlock(.keyFile(path: directory + "/nope")) }
         XCTAssertEqual(error?.message, "The key file \(directory)/nope does not exist.")
     }
 

@@ -71,10 +71,21 @@ final class KeyFileTests: SecretTestCase {
         assertSecretError(.invalid, try KeyFile.read(at: keyPath))
     }
 
-    func testReadOfAMissingFile() {
-        let error = assertSecretError(.invalid, try KeyFile.read(at: keyPath))
+    func testReadOfAMissingFileLeavesTheStoreLocked() {
+        let error = assertSecretError(.locked, try KeyFile.read(at: keyPath))
         XCTAssertEqual(error?.message, "The key file \(keyPath) does not exist.")
         XCTAssertEqual(error?.hint, "Give the key file the vault was created with.")
+    }
+
+    func testReadRefusesASymlinkAndAnotherUsersFile() throws {
+        try KeyFile.create(at: keyPath)
+        let link = keyPath + ".link"
+        XCTAssertEqual(symlink(keyPath, link), 0)
+        assertSecretError(.locked, try KeyFile.read(at: link))
+        guard getuid() == 0 else { throw XCTSkip("giving a file to another user needs root") }
+        XCTAssertEqual(chown(keyPath, 65534, 65534), 0)
+        let error = assertSecretError(.invalid, try KeyFile.read(at: keyPath))
+        XCTAssertEqual(error?.message, "The key file \(keyPath) belongs to another user.")
     }
 
     func testReadRefusesADirectory() throws {
