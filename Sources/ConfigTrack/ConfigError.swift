@@ -12,6 +12,8 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible, Sendable {
         case inUse
         /// The label matches more than one record (possible after merging two devices' edits).
         case ambiguous
+        /// The record changed or disappeared between reading and saving it.
+        case conflict
         /// The database failed.
         case storage
     }

@@ -108,7 +108,19 @@ public final class ConfigStore: Sendable {
     }
 
     /// Stamps a new version, stores the record and journals it, inside the caller's write.
+    ///
+    /// Optimistic: a record without a version must be new, and one with a version must still
+    /// hold exactly that version — so two processes editing at once cannot lose an update, and
+    /// an edit cannot bring back a record removed meanwhile.
     func persist<R: ConfigRecord>(_ db: Connection, _ record: R) throws -> R {
+        let stored = try db.queryFirst("SELECT version_clock, version_device FROM \(R.table) WHERE id = ?", [CanonicalUUID.text(record.id)]) {
+            RecordVersion(clock: $0.uint64(0), device: $0.text(1) ?? "")
+        }
+        let removed = try db.queryFirst("SELECT 1 FROM config_tombstones WHERE record_name = ?", [record.recordName]) { _ in true } ?? false
+        guard stored == record.version, !(record.version == nil && removed) else {
+            throw ConfigError(.conflict, "The \(R.kind) was changed or removed by another process meanwhile; nothing was saved.",
+                              hint: "Run the command again.")
+        }
         var stamped = record
         stamped.version = try LocalClock.tick(db, device: deviceID)
         let names = ["id"] + R.columns + ["version_clock", "version_device"]

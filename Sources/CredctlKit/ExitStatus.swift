@@ -18,7 +18,7 @@ public enum ExitStatus {
         case .notYetSynced: notYetSynced
         case .locked, .wrongKey: locked
         case .invalidInput, .alreadyExists: dataError
-        case .inUse, .quarantined, .corrupt, .storage: failure
+        case .inUse, .conflict, .quarantined, .corrupt, .storage: failure
         }
     }
 }

@@ -14,6 +14,7 @@ extension VaultError {
             case .alreadyExists: .alreadyExists
             case .invalid, .ambiguous: .invalidInput
             case .inUse: .inUse
+            case .conflict: .conflict
             case .storage: .storage
             }
             return VaultError(code, error.message, hint: error.hint)

@@ -25,6 +25,8 @@ public struct VaultError: Error, Equatable, CustomStringConvertible, Sendable {
         case alreadyExists
         /// The record is still used by others (an identity used by hosts, for instance).
         case inUse
+        /// The record changed or disappeared meanwhile (another process edited it); retry.
+        case conflict
         /// Stored data failed authentication or is damaged.
         case corrupt
         /// The vault directory does not exist or holds no vault.

@@ -66,14 +66,24 @@ final class ConfigStoreJournalTests: ConfigTestCase {
         XCTAssertEqual(try pendingEntry(recordName("group", top.id))?.version, top.version, "the parent itself is untouched")
     }
 
-    func testSavingAgainAfterRemovalClearsTheDeletion() throws {
+    /// A removed record's tombstone is terminal (replication lets it win over any later edit of
+    /// that id), so saving the same id again is refused rather than resurrected locally only.
+    func testARemovedRecordCannotBeSavedAgainUnderTheSameID() throws {
         let host = try saveHost("web")
         try store.removeHost(id: host.id)
-        let again = try store.save(Host(id: host.id, label: "web", hostname: "example.org"))
-        let entry = try XCTUnwrap(try pendingEntry(recordName("host", host.id)))
-        XCTAssertFalse(entry.deleted)
-        XCTAssertEqual(entry.version, again.version)
-        XCTAssertEqual(try store.pendingJournal().count, 1)
+        assertConfigError(.conflict, try store.save(Host(id: host.id, label: "web", hostname: "example.org")))
+        XCTAssertEqual(try pendingEntry(recordName("host", host.id))?.deleted, true)
+        XCTAssertNil(try store.host(id: host.id))
+    }
+
+    func testAnEditOfAStaleCopyIsRefused() throws {
+        let host = try saveHost("web")
+        var first = host, second = host
+        first.port = 2201
+        try store.save(first)
+        second.username = "other"
+        assertConfigError(.conflict, try store.save(second))
+        XCTAssertEqual(try store.host(id: host.id)?.port, 2201)
     }
 
     func testVersionsStayMonotonicWithinOneMillisecond() throws {
