@@ -18,11 +18,6 @@ protocol ConfigRecord: Sendable {
     init(row: Row) throws
 }
 
-/// A record users find by label.
-protocol LabeledRecord: ConfigRecord {
-    var label: String { get }
-}
-
 extension ConfigRecord {
     /// `<kind>/<uuid>`: the record's name in the journal and on the remote.
     var recordName: String { "\(Self.kind)/\(CanonicalUUID.text(id))" }

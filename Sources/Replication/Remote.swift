@@ -19,10 +19,3 @@ public protocol Remote: Sendable {
     /// bytes it throws `ReplicationError.nameConflict` and changes nothing.
     func createOnly(_ name: String, bytes: [UInt8]) throws -> CreateOutcome
 }
-
-/// What `createOnly` did.
-public enum CreateOutcome: Sendable, Equatable {
-    case created
-    /// The same bytes were already there (an earlier attempt succeeded before a crash).
-    case alreadyPresent
-}

@@ -1,0 +1,4 @@
+/// A record users find by label.
+protocol LabeledRecord: ConfigRecord {
+    var label: String { get }
+}

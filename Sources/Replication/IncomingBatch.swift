@@ -1,0 +1,18 @@
+/// A fetched, opened batch on its way into a zone store.
+public struct IncomingBatch: Sendable {
+    public let device: String
+    public let sequence: UInt64
+    public let envelopes: [Envelope]
+    public let rejected: [RejectedEnvelope]
+    /// False for conflict copies and other out-of-band objects: their envelopes merge, but the
+    /// writer's cursor stays where it is.
+    public let advancesCursor: Bool
+
+    public init(device: String, sequence: UInt64, envelopes: [Envelope], rejected: [RejectedEnvelope], advancesCursor: Bool) {
+        self.device = device
+        self.sequence = sequence
+        self.envelopes = envelopes
+        self.rejected = rejected
+        self.advancesCursor = advancesCursor
+    }
+}
