@@ -86,4 +86,19 @@ final class CredctlEdgeCaseTests: CredctlTestCase {
             assertStatus(try credctl.run("--vault", vault, "status"), 0)
         }
     }
+
+    func testForwardSpecificationsFollowSsh() throws {
+        try initVault()
+        assertStatus(try credctl.run("host", "add", "web", "--hostname", "h.example"), 0)
+        assertStatus(try credctl.run("forward", "add", "web", "--local", ":8080:localhost:80"), 0)
+        assertStatus(try credctl.run("forward", "add", "web", "--remote", "0:localhost:22"), 0)
+        let duplicate = try credctl.run("forward", "add", "web", "--local", "*:8080:localhost:80")
+        assertStatus(duplicate, 65)
+        XCTAssertTrue(duplicate.stderr.contains("already has the local forward *:8080:localhost:80"), duplicate.stderr)
+        let bracket = try credctl.run("forward", "add", "web", "--dynamic", "a[b]c:1080")
+        assertStatus(bracket, 65)
+        let port = try credctl.run("forward", "add", "web", "--dynamic", "x:abc")
+        XCTAssertTrue(port.stderr.contains("'abc' in the forward 'x:abc' is not a port number."), port.stderr)
+        assertStatus(try credctl.run("forward", "add", "web", "--local", "0:localhost:80"), 65)
+    }
 }

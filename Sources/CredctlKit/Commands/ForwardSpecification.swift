@@ -6,17 +6,19 @@ import CredentialVault
 enum ForwardSpecification {
     static func parse(_ text: String, kind: ForwardKind, hostID: UUID) throws -> PortForwardRule {
         let parts = try split(text)
-        func port(_ text: String) throws -> Int {
-            guard let number = Int(text) else { throw VaultError(.invalidInput, "'\(text)' in the forward '\(text)' is not a port number.") }
+        func port(_ token: String) throws -> Int {
+            guard let number = Int(token) else { throw VaultError(.invalidInput, "'\(CanonicalUUID.printable(token))' in the forward '\(CanonicalUUID.printable(text))' is not a port number.") }
             return number
         }
+        // ssh reads an empty bind address as "every interface", like '*'.
+        func bind(_ token: String) -> String { token.isEmpty ? "*" : token }
         switch (kind, parts.count) {
         case (.dynamic, 1): return PortForwardRule(hostID: hostID, kind: kind, bindPort: try port(parts[0]))
-        case (.dynamic, 2): return PortForwardRule(hostID: hostID, kind: kind, bindAddress: parts[0], bindPort: try port(parts[1]))
+        case (.dynamic, 2): return PortForwardRule(hostID: hostID, kind: kind, bindAddress: bind(parts[0]), bindPort: try port(parts[1]))
         case (_, 3) where kind != .dynamic:
             return PortForwardRule(hostID: hostID, kind: kind, bindPort: try port(parts[0]), destinationHost: parts[1], destinationPort: try port(parts[2]))
         case (_, 4) where kind != .dynamic:
-            return PortForwardRule(hostID: hostID, kind: kind, bindAddress: parts[0], bindPort: try port(parts[1]), destinationHost: parts[2], destinationPort: try port(parts[3]))
+            return PortForwardRule(hostID: hostID, kind: kind, bindAddress: bind(parts[0]), bindPort: try port(parts[1]), destinationHost: parts[2], destinationPort: try port(parts[3]))
         default:
             throw VaultError(.invalidInput, "'\(text)' is not a \(kind.rawValue) forward.",
                              hint: kind == .dynamic ? "Write [BIND:]PORT, e.g. 1080." : "Write [BIND:]PORT:DEST:DESTPORT, e.g. 8080:localhost:80.")
@@ -30,8 +32,10 @@ enum ForwardSpecification {
         var inBrackets = false
         for character in text {
             switch character {
-            case "[" where !inBrackets: inBrackets = true
+            // Brackets only enclose a whole part (an IPv6 address), never the middle of a word.
+            case "[" where !inBrackets && current.isEmpty: inBrackets = true
             case "]" where inBrackets: inBrackets = false
+            case "[", "]": throw VaultError(.invalidInput, "The forward '\(CanonicalUUID.printable(text))' has a bracket inside a word.")
             case ":" where !inBrackets: parts.append(current); current = ""
             default: current.append(character)
             }
