@@ -21,6 +21,8 @@ public struct VaultStatus: Sendable {
     public let unlocked: Bool
     /// How this vault unlocks on this device (`passphrase`, `keyfile`).
     public let unlockMethods: [String]
+    /// The Argon2id parameters of the passphrase slot, when the vault has one.
+    public let passphraseKDF: KDFParameters?
     public let hosts: Int
     public let groups: Int
     public let identities: Int
@@ -38,7 +40,7 @@ extension Vault {
             let secretCounts = try secrets.counts()
             return VaultStatus(
                 path: directory.path, vaultID: vaultID, deviceID: deviceID, unlocked: isUnlocked,
-                unlockMethods: try secrets.providers().map(\.rawValue),
+                unlockMethods: try secrets.providers().map(\.rawValue), passphraseKDF: try secrets.passphraseParameters(),
                 hosts: configCounts.hosts, groups: configCounts.groups, identities: configCounts.identities, forwards: configCounts.forwards,
                 deviceOnlySecrets: secretCounts.deviceOnly, syncableSecrets: secretCounts.syncable, deletionMarkers: secretCounts.deletionMarkers,
                 zones: [

@@ -29,6 +29,10 @@ public struct KDFParameters: Sendable, Equatable {
         KDFParameters(opsLimit: UInt64(crypto_pwhash_OPSLIMIT_MIN), memLimit: UInt64(crypto_pwhash_MEMLIMIT_MIN), salt: Random.bytes(count: saltCount))
     }
 
+    /// Below what `recommended()` uses: cheap enough to guess passphrases quickly. Only test
+    /// suites should make such a vault.
+    public var isWeak: Bool { opsLimit < 3 || memLimit < 64 << 20 }
+
     /// The parameters in a stable text form, suitable for binding as associated data.
     public var canonicalText: String { "\(algorithm):ops=\(opsLimit):mem=\(memLimit)" }
 

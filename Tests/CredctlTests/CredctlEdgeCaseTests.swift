@@ -101,4 +101,26 @@ final class CredctlEdgeCaseTests: CredctlTestCase {
         XCTAssertTrue(port.stderr.contains("'abc' in the forward 'x:abc' is not a port number."), port.stderr)
         assertStatus(try credctl.run("forward", "add", "web", "--local", "0:localhost:80"), 65)
     }
+
+    func testAuthMethodAndPasswordMustFit() throws {
+        try initVault()
+        assertStatus(try credctl.run(["host", "add", "web", "--hostname", "h", "--auth", "agent", "--password-stdin"], input: Array("pw".utf8)), 64)
+        assertStatus(try credctl.run(["host", "add", "web", "--hostname", "h", "--password-stdin"], input: Array("pw".utf8)), 0)
+        let cleared = try credctl.run("host", "edit", "web", "--no-password")
+        assertStatus(cleared, 0)
+        XCTAssertEqual(cleared.stderr, "credctl: warning: host 'web' uses password authentication but has no password stored.\n")
+        let agent = try credctl.run(["host", "edit", "web", "--auth", "agent", "--password-stdin"], input: Array("pw".utf8))
+        XCTAssertEqual(agent.stderr, "credctl: warning: host 'web' uses agent authentication; its stored password is not used (see --auth).\n")
+    }
+
+    func testAVaultWithTestSuiteKeyDerivationSaysSo() throws {
+        let passphraseFile = directory + "/pass"
+        _ = FileManager.default.createFile(atPath: passphraseFile, contents: Data("correct horse".utf8))
+        let created = try credctl.run("init", "--passphrase-file", passphraseFile)
+        assertStatus(created, 0)
+        XCTAssertTrue(created.stderr.hasPrefix("credctl: warning: CREDCTL_INSECURE_FAST_KDF=1"), created.stderr)
+        XCTAssertTrue(try credctl.run("status").output.contains("Passphrase:  Argon2id, 1 passes over 8 KiB (WEAK: test-suite parameters)"))
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try credctl.run("status", "--json").stdout)) as? [String: Any])
+        XCTAssertEqual((json["passphrase_kdf"] as? [String: Any])?["weak"] as? Bool, true)
+    }
 }

@@ -19,6 +19,9 @@ struct HostAddCommand: Command {
         self.parsed = parsed
         port = try parsed.integer("--port") ?? 22
         auth = try HostOptions.authMethod(parsed)
+        if let auth, auth == .agent || auth == .publicKey, parsed.flag("--password-stdin") {
+            throw UsageError("--auth \(auth.rawValue) does not use a password; leave out --password-stdin or choose --auth password.", command: Self.spec)
+        }
     }
 
     func run(_ context: Context) throws {

@@ -49,5 +49,11 @@ struct HostEditCommand: Command {
         let change: PasswordChange = if let password { .set(password) } else if parsed.flag("--no-password") { .clear } else { .keep }
         let saved = try vault.updateHost(host, password: change)
         Output.out("Updated host '\(saved.label)'.\n")
+        // Say so when the method and the stored credential no longer fit together.
+        if saved.authMethod == .password && saved.passwordRef == nil {
+            Output.err("credctl: warning: host '\(saved.label)' uses password authentication but has no password stored.\n")
+        } else if (saved.authMethod == .agent || saved.authMethod == .publicKey) && saved.passwordRef != nil {
+            Output.err("credctl: warning: host '\(saved.label)' uses \(saved.authMethod.rawValue) authentication; its stored password is not used (see --auth).\n")
+        }
     }
 }

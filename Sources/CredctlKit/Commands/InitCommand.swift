@@ -14,8 +14,11 @@ struct InitCommand: Command {
     func run(_ context: Context) throws {
         let key = try context.unlockKey(confirmNew: true)
         // Test suites set this to make Argon2id cheap; the parameters are stored with the vault,
-        // and status shows them, so a vault made this way is recognisable.
+        // and status flags them, so a vault made this way is recognisable.
         let kdf: KDFParameters = context.environment["CREDCTL_INSECURE_FAST_KDF"] == "1" ? .insecureForTesting() : .recommended()
+        if case .passphrase = key, kdf.isWeak {
+            Output.err("credctl: warning: CREDCTL_INSECURE_FAST_KDF=1: this vault's passphrase is stretched with test-suite parameters and is easy to guess.\n")
+        }
         let vault = try Vault.create(at: context.vaultPath, key: key, kdf: kdf)
         if case .keyFile(let path) = key {
             Output.out("Created vault \(vault.directory.path) (device \(vault.deviceID)); it unlocks with the key file \(path).\n")

@@ -18,6 +18,10 @@ struct StatusCommand: Command {
             Output.json(.object([
                 ("path", .string(status.path)), ("vault_id", .string(status.vaultID)), ("device_id", .string(status.deviceID)),
                 ("locked", .bool(!status.unlocked)), ("unlock_methods", .array(status.unlockMethods.map(JSONValue.string))),
+                ("passphrase_kdf", status.passphraseKDF.map { kdf in
+                    .object([("algorithm", .string(kdf.algorithm)), ("ops_limit", .int(Int(kdf.opsLimit))),
+                             ("mem_limit", .int(Int(kdf.memLimit))), ("weak", .bool(kdf.isWeak))])
+                } ?? .null),
                 ("counts", .object([("hosts", .int(status.hosts)), ("groups", .int(status.groups)), ("identities", .int(status.identities)),
                                     ("forwards", .int(status.forwards)), ("device_only_secrets", .int(status.deviceOnlySecrets)),
                                     ("syncable_secrets", .int(status.syncableSecrets)), ("deletion_markers", .int(status.deletionMarkers))])),
@@ -33,6 +37,11 @@ struct StatusCommand: Command {
             "Vault id:    \(status.vaultID)",
             "Device id:   \(status.deviceID)",
             "Lock state:  locked (unlocks with \(status.unlockMethods.joined(separator: ", ")))",
+        ]
+        if let kdf = status.passphraseKDF {
+            lines.append("Passphrase:  Argon2id, \(kdf.opsLimit) passes over \(kdf.memLimit >> 10) KiB" + (kdf.isWeak ? " (WEAK: test-suite parameters)" : ""))
+        }
+        lines += [
             "Hosts:       \(status.hosts)    Groups: \(status.groups)    Identities: \(status.identities)    Forwards: \(status.forwards)",
             "Secrets:     \(status.deviceOnlySecrets) device-only, \(status.syncableSecrets) syncable, \(status.deletionMarkers) deletion markers",
         ]
