@@ -24,6 +24,11 @@ extension Vault {
 
     /// Changes a host's settings and, optionally, its password (set: body first, then
     /// reference; clear: reference first, then body and its deletion marker).
+    ///
+    /// The host must be the version read from the vault; if another process changed or removed
+    /// it meanwhile, nothing is saved (`conflict`). With `.set`, the new body is written before
+    /// that check, so a refused edit can still have replaced the password (never a wrong one:
+    /// the body is the host's own reference).
     @discardableResult
     public func updateHost(_ host: Host, password: PasswordChange = .keep) throws(VaultError) -> Host {
         try VaultError.wrapping {

@@ -71,6 +71,14 @@ final class PrivateKeyFileTests: XCTestCase {
         XCTAssertTrue(key.publicKey.hasSuffix(" me@laptop"))
     }
 
+    func testACommentThatCouldReorderTheLineIsDropped() throws {
+        let path = directory + "/id_bidi"
+        try KeyFixtures.generate(path, type: "ed25519", comment: "evil\u{202E}moc.elpmaxe")
+        let key = try PrivateKeyFile.load(path: path)
+        XCTAssertEqual(key.publicKey.split(separator: " ").count, 2, "no comment: \(key.publicKey)")
+        XCTAssertFalse(key.publicKey.unicodeScalars.contains("\u{202E}"))
+    }
+
     func testEd25519Encrypted() throws {
         let path = directory + "/id_ed25519"
         try KeyFixtures.generate(path, type: "ed25519", passphrase: "passphrase", comment: "me@laptop")

@@ -53,12 +53,17 @@ struct PublicKeyLine: Equatable {
         }
     }
 
-    /// A comment fit for a one-line public key: non-empty, without control characters.
+    /// A comment fit for a one-line public key: non-empty, with none of the characters labels
+    /// refuse (control, format such as U+202E, separators, private use, unassigned). Any other
+    /// comment is dropped: the key stays usable and nothing can reorder the displayed line.
     static func displayableComment(_ comment: String) -> String? {
-        guard !comment.isEmpty, comment.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F && $0 != "\u{FFFD}" }) else {
-            return nil
+        let displayable = comment.unicodeScalars.allSatisfy { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: false
+            default: scalar != "\u{FFFD}"
+            }
         }
-        return comment
+        return !comment.isEmpty && displayable ? comment : nil
     }
 }
 
