@@ -15,10 +15,13 @@ public final class SecretStore: Sendable {
     public let deviceID: String
     let keys = Mutex<VaultKeys?>(nil)
 
-    /// Creates the store with fresh device and vault keys wrapped for `provider`; returns it unlocked.
-    public static func create(at path: String, storeID: String, deviceID: String, provider: KeyProvider, kdf: KDFParameters) throws -> SecretStore {
+    /// Creates the store with a fresh device key and the given vault key (a joining device adopts
+    /// the remote's) or a fresh one, wrapped for `provider`; returns it unlocked.
+    public static func create(at path: String, storeID: String, deviceID: String, provider: KeyProvider, kdf: KDFParameters,
+                              vaultKey: SecretBytes? = nil) throws -> SecretStore {
         let queue = try storage("create the secrets database") { try DatabaseQueue(path: path, migrator: SecretSchema.migrator) }
-        let keys = try VaultKeys.generate()
+        let generated = try VaultKeys.generate()
+        let keys = VaultKeys(deviceKey: generated.deviceKey, vaultKey: vaultKey ?? generated.vaultKey)
         let slot = try KeySlot.make(for: provider, keys: keys, storeID: storeID, kdf: kdf)
         try storage("write the key slot") {
             try queue.write { db in

@@ -1,0 +1,125 @@
+import Replication
+import SQLite
+import Sodium
+
+/// The secret track's side of replication: the `secrets` zone over `secrets.sqlite`.
+///
+/// Bodies travel exactly as stored — sealed under the vault key and bound to their reference,
+/// incarnation and version — so syncing never needs the vault unlocked, and only syncable items
+/// (never device-only ones) are ever journaled or sent.
+public struct SecretZone: ZoneStore {
+    public let zone = "secrets"
+    static let formatVersion: UInt16 = 1
+    let store: SecretStore
+    public var deviceID: String { store.deviceID }
+
+    public init(store: SecretStore) { self.store = store }
+
+    public func syncState() throws -> ZoneSyncState {
+        try store.read("read the secrets sync state") { try SyncTables.state($0, zone: zone) }
+    }
+
+    public func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int {
+        try store.write("note an unreadable object") { try SyncTables.noteUnreadable($0, name: name, digest: digest) }
+    }
+
+    public func pendingChanges(limit: Int) throws -> [Envelope] {
+        try store.read("read pending secret changes") { db in
+            try Journal.pending(db, limit: limit).compactMap { entry in
+                if entry.deleted { return Self.tombstone(entry.recordName, incarnation: entry.incarnation, version: entry.version) }
+                guard case (.present(let item), let sealed?) = try store.state(db, entry.recordName), item.availability == .syncable else { return nil }
+                return Self.envelope(item, sealed: sealed)
+            }
+        }
+    }
+
+    public func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
+        try store.write("acknowledge sent secret changes") { db in
+            try SyncTables.reserve(db, zone: zone, through: sequence)
+            for envelope in sent { try Journal.acknowledge(db, recordName: envelope.recordName, version: envelope.version) }
+        }
+    }
+
+    public func apply(_ batch: IncomingBatch) throws -> ApplyReport {
+        try store.write("apply fetched secret changes") { db in
+            var report = ApplyReport()
+            for rejected in batch.rejected {
+                try SyncTables.quarantine(db, zone: zone, rejected, device: batch.device, sequence: batch.sequence)
+                report.quarantined += 1
+            }
+            for envelope in batch.envelopes {
+                try LocalClock.observe(db, envelope.version)
+                if let reason = try merge(db, envelope, into: &report) {
+                    try SyncTables.quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: envelope.payload),
+                                              device: batch.device, sequence: batch.sequence)
+                    report.quarantined += 1
+                }
+            }
+            if batch.advancesCursor {
+                try SyncTables.advance(db, zone: zone, device: batch.device, sequence: batch.sequence, ownDevice: deviceID)
+            }
+            return report
+        }
+    }
+
+    /// Merges one envelope; returns a quarantine reason when it cannot be applied.
+    private func merge(_ db: Connection, _ envelope: Envelope, into report: inout ApplyReport) throws -> String? {
+        guard envelope.kind == SecretStore.itemKind else { return "unknown record kind '\(envelope.kind)'" }
+        guard envelope.formatVersion == Self.formatVersion else { return "unsupported secret format version \(envelope.formatVersion)" }
+        guard envelope.incarnation >= 1 else { return "invalid incarnation \(envelope.incarnation)" }
+        if !envelope.deleted && !Self.looksSealed(envelope.payload) { return "the secret body is not a sealed body" }
+        if let local = try localEnvelope(db, envelope.recordName), !Merge.wins(envelope, over: local) {
+            report.ignored += 1
+            return nil
+        }
+        if envelope.deleted {
+            // The marker for that incarnation first; the body goes only if it is of that life.
+            try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device) VALUES (?, ?, ?, ?)",
+                       [envelope.recordName, envelope.incarnation, envelope.version.clock, envelope.version.device])
+            try db.run("DELETE FROM secret_items WHERE reference = ? AND incarnation <= ?", [envelope.recordName, envelope.incarnation])
+        } else {
+            try db.run("""
+                INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
+                VALUES (?, 'syncable', 0, ?, ?, ?, ?)
+                """, [envelope.recordName, envelope.incarnation, envelope.version.clock, envelope.version.device, envelope.payload])
+        }
+        try Journal.discard(db, recordName: envelope.recordName)
+        report.applied += 1
+        return nil
+    }
+
+    /// This device's state of a reference as an envelope: its body, else its newest marker.
+    private func localEnvelope(_ db: Connection, _ reference: String) throws -> Envelope? {
+        switch try store.state(db, reference) {
+        case (.present(let item), let sealed?):
+            // A body of an incarnation this device saw deleted counts as deleted.
+            if let marker = try newestMarker(db, reference), marker.incarnation >= item.incarnation {
+                return Self.tombstone(reference, incarnation: marker.incarnation, version: marker.version)
+            }
+            return Self.envelope(item, sealed: sealed)
+        default:
+            return try newestMarker(db, reference).map { Self.tombstone(reference, incarnation: $0.incarnation, version: $0.version) }
+        }
+    }
+
+    private func newestMarker(_ db: Connection, _ reference: String) throws -> DeletionMarker? {
+        try db.queryFirst("SELECT incarnation, version_clock, version_device FROM deletion_markers WHERE reference = ? ORDER BY incarnation DESC LIMIT 1",
+                          [reference]) { DeletionMarker(reference: reference, incarnation: $0.int64(0), version: RecordVersion(clock: $0.uint64(1), device: $0.text(2) ?? "")) }
+    }
+
+    static func envelope(_ item: SecretItem, sealed: [UInt8]) -> Envelope {
+        Envelope(recordName: item.reference, kind: SecretStore.itemKind, formatVersion: formatVersion, version: item.version,
+                 deleted: false, incarnation: item.incarnation, payload: sealed)
+    }
+
+    static func tombstone(_ reference: String, incarnation: Int64, version: RecordVersion) -> Envelope {
+        Envelope(recordName: reference, kind: SecretStore.itemKind, formatVersion: formatVersion, version: version,
+                 deleted: true, incarnation: incarnation, payload: [])
+    }
+
+    /// A body this build could open once unlocked: the sealed-body header and minimum length.
+    static func looksSealed(_ payload: [UInt8]) -> Bool {
+        payload.count >= SealedBox.overhead && payload[0] == 0x43 && payload[1] == 0x56 && payload[2] == SealedBox.formatVersion
+            && payload[3] == SecretStore.bodyPurpose.tag
+    }
+}

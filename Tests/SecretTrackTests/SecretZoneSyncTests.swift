@@ -1,0 +1,106 @@
+import Foundation
+import Replication
+import Sodium
+import XCTest
+@testable import SecretTrack
+
+/// Two devices' secret stores, sharing one vault key, replicating through a directory remote.
+final class SecretZoneSyncTests: XCTestCase {
+    private var directory = ""
+    private var remote: DirectoryRemote!
+    private var transport: SecretBytes!
+    private var a: SecretStore!
+    private var b: SecretStore!
+    private let reference = "host.3f2a9c4e-8b1d-4e6f-a0c2-5d7e9f1b3a6c.password"
+
+    override func setUpWithError() throws {
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("secret-sync-XXXXXX").utf8CString)
+        directory = String(cString: try XCTUnwrap(mkdtemp(&template)))
+        try FileManager.default.createDirectory(atPath: directory + "/remote", withIntermediateDirectories: true)
+        remote = DirectoryRemote(root: directory + "/remote")
+        transport = try SecretBytes.random(count: 32)
+        let vaultKey = try SecretBytes.random(count: 32)
+        let provider = KeyProvider.passphrase(try SecretBytes(utf8: "pw"))
+        a = try SecretStore.create(at: directory + "/a.sqlite", storeID: "vault", deviceID: "device-a", provider: provider, kdf: .insecureForTesting(), vaultKey: vaultKey)
+        b = try SecretStore.create(at: directory + "/b.sqlite", storeID: "vault", deviceID: "device-b", provider: provider, kdf: .insecureForTesting(), vaultKey: vaultKey)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+    @discardableResult
+    private func sync(_ store: SecretStore) throws -> ZoneSyncReport {
+        try ZoneEngine(store: SecretZone(store: store), remote: remote, transportKey: transport).run()
+    }
+
+    private func text(_ store: SecretStore) throws -> String { try store.read(reference).withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
+
+    private func assertCode(_ code: SecretError.Code, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void) {
+        XCTAssertThrowsError(try body(), file: file, line: line) { XCTAssertEqual(($0 as? SecretError)?.code, code, "\($0)", file: file, line: line) }
+    }
+
+    func testASyncableBodyArrivesSealedAndSyncNeedsNoKey() throws {
+        try a.put(try SecretBytes(utf8: "first"), for: reference, availability: .syncable)
+        try sync(a)
+        let lockedB = try SecretStore.open(at: directory + "/b.sqlite")
+        XCTAssertEqual(try sync(lockedB).applied, 1, "applying needs no key")
+        assertCode(.locked) { _ = try lockedB.read(self.reference) }
+        try lockedB.unlock(.passphrase(try SecretBytes(utf8: "pw")))
+        XCTAssertEqual(try text(lockedB), "first")
+        XCTAssertEqual(try sync(lockedB).sentChanges, 0, "no echo")
+    }
+
+    func testDeviceOnlyItemsNeverLeave() throws {
+        try a.put(try SecretBytes(utf8: "local"), for: reference, availability: .deviceOnly)
+        XCTAssertEqual(try sync(a).sentChanges, 0)
+        try sync(b)
+        assertCode(.absent) { _ = try self.b.read(self.reference) }
+    }
+
+    func testADeletionIsTerminalEvenAgainstAReplayFromTheFuture() throws {
+        try a.put(try SecretBytes(utf8: "first"), for: reference, availability: .syncable)
+        try sync(a)
+        try sync(b)
+        let firstBatch = try XCTUnwrap(try remote.get(Batch.objectName(zone: "secrets", device: "device-a", sequence: 1)))
+        // B edits the same incarnation with a clock days ahead, but has not sent it yet.
+        try b.write("skew") { db in try LocalClock.observe(db, RecordVersion(clock: (HybridLogicalClock.wallMilliseconds() + 5 * 86_400_000) << 16, device: "skew")) }
+        try b.put(try SecretBytes(utf8: "late edit"), for: reference)
+        try a.delete(reference)
+        try sync(a)
+        try sync(b)  // B's edit of incarnation 1 loses to A's deletion of incarnation 1
+        try sync(a)
+        // And a replayed copy of the very first batch changes nothing.
+        _ = try remote.createOnly("zones/secrets/device-a/00000000000000000001.sync-conflict-20261129-120000-REPLAY.batch", bytes: firstBatch)
+        try sync(a)
+        try sync(b)
+        assertCode(.deleted) { _ = try self.a.read(self.reference) }
+        assertCode(.deleted) { _ = try self.b.read(self.reference) }
+    }
+
+    func testSettingAgainAfterDeletionStartsAnIncarnationThatWins() throws {
+        try a.put(try SecretBytes(utf8: "first"), for: reference, availability: .syncable)
+        try sync(a)
+        try sync(b)
+        try b.delete(reference)
+        try sync(b)
+        try sync(a)
+        assertCode(.deleted) { _ = try self.a.read(self.reference) }
+        let again = try a.put(try SecretBytes(utf8: "second"), for: reference, availability: .syncable)
+        XCTAssertEqual(again.incarnation, 2)
+        try sync(a)
+        try sync(b)
+        XCTAssertEqual(try text(b), "second")
+    }
+
+    func testABodyThatIsNotSealedIsQuarantined() throws {
+        let bogus = Envelope(recordName: reference, kind: "secret", formatVersion: 1, version: RecordVersion(clock: 1 << 16, device: "device-x"),
+                             deleted: false, incarnation: 1, payload: Array("plaintext!".utf8))
+        let unknown = Envelope(recordName: "other", kind: "secret", formatVersion: 9, version: RecordVersion(clock: 1 << 16, device: "device-x"),
+                               deleted: false, incarnation: 1, payload: [])
+        let batch = Batch(zone: "secrets", device: "device-x", sequence: 1, envelopes: [bogus, unknown])
+        _ = try remote.createOnly(batch.objectName, bytes: try BatchCodec.seal(batch, transportKey: transport))
+        let report = try sync(b)
+        XCTAssertEqual(report.quarantined, 2)
+        XCTAssertEqual(try b.counts().quarantined, 2)
+        assertCode(.quarantined) { _ = try self.b.read(self.reference) }
+    }
+}
