@@ -1,0 +1,93 @@
+import Foundation
+import Replication
+import Sodium
+import XCTest
+@testable import ConfigTrack
+
+/// What cannot be applied is kept with its reason and counted, while healthy records in the same
+/// fetch still apply; an object that does not open yet is retried before it is quarantined.
+final class ZoneQuarantineTests: XCTestCase {
+    private var directory = ""
+    private var remote: DirectoryRemote!
+    private var key: SecretBytes!
+    private var store: ConfigStore!
+
+    override func setUpWithError() throws {
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("quarantine-XXXXXX").utf8CString)
+        directory = String(cString: try XCTUnwrap(mkdtemp(&template)))
+        try FileManager.default.createDirectory(atPath: directory + "/remote", withIntermediateDirectories: true)
+        remote = DirectoryRemote(root: directory + "/remote")
+        key = try SecretBytes.random(count: 32)
+        store = try ConfigStore.create(at: directory + "/b.sqlite", deviceID: "device-b")
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+    private func sync() throws -> ZoneSyncReport { try ZoneEngine(store: ConfigZone(store: store), remote: remote, transportKey: key).run() }
+
+    /// A valid host envelope as another device would send it.
+    private func hostEnvelope(_ label: String, clock: UInt64 = 1) throws -> Envelope {
+        let writer = try ConfigStore.create(at: directory + "/writer-\(label).sqlite", deviceID: "device-a")
+        try writer.save(Host(label: label, hostname: "\(label).example"))
+        return try XCTUnwrap(try ConfigZone(store: writer).pendingChanges(limit: 10).first)
+    }
+
+    private func publish(_ envelopes: [Envelope], sequence: UInt64, key: SecretBytes? = nil) throws {
+        let batch = Batch(zone: "config", device: "device-a", sequence: sequence, envelopes: envelopes)
+        _ = try remote.createOnly(batch.objectName, bytes: try BatchCodec.seal(batch, transportKey: key ?? self.key))
+    }
+
+    func testUnknownKindUnknownFormatAndMalformedPayloadAreQuarantinedBesideAHealthyRecord() throws {
+        let healthy = try hostEnvelope("healthy")
+        let version = RecordVersion(clock: 5 << 16, device: "device-a")
+        let unknownKind = Envelope(recordName: "printer/x", kind: "printer", formatVersion: 1, version: version, deleted: false, incarnation: 0, payload: [1])
+        let newFormat = Envelope(recordName: "host/" + CanonicalUUID.text(UUID()), kind: "host", formatVersion: 2,
+                                 version: version, deleted: false, incarnation: 0, payload: [1])
+        let garbage = Envelope(recordName: "host/" + CanonicalUUID.text(UUID()), kind: "host", formatVersion: 1, version: version,
+                               deleted: false, incarnation: 0, payload: [0, 9, 9])
+        try publish([unknownKind, newFormat, garbage, healthy], sequence: 1)
+        let report = try sync()
+        XCTAssertEqual(report.quarantined, 3)
+        XCTAssertEqual(report.applied, 1)
+        XCTAssertEqual(try store.hosts().map(\.label), ["healthy"])
+        XCTAssertEqual(try store.counts().quarantined, 3)
+    }
+
+    func testHealthyRecordsInTheSameBatchApply() throws {
+        let healthy = try hostEnvelope("healthy")
+        let garbage = Envelope(recordName: "host/" + CanonicalUUID.text(UUID()), kind: "host", formatVersion: 1,
+                               version: RecordVersion(clock: 5 << 16, device: "device-a"), deleted: false, incarnation: 0, payload: [0, 9, 9])
+        try publish([garbage, healthy], sequence: 1)
+        let report = try sync()
+        XCTAssertEqual([report.applied, report.quarantined], [1, 1])
+        XCTAssertEqual(try store.hosts().map(\.label), ["healthy"])
+    }
+
+    func testABatchSealedWithAnotherKeyIsRetriedThenQuarantinedAndLaterBatchesFlow() throws {
+        try publish([try hostEnvelope("lost")], sequence: 1, key: try SecretBytes.random(count: 32))
+        try publish([try hostEnvelope("after")], sequence: 2)
+        for _ in 1..<SyncTables.attemptsBeforeQuarantine {
+            let waiting = try sync()
+            XCTAssertEqual([waiting.waiting, waiting.applied, waiting.quarantined], [1, 0, 0])
+        }
+        let report = try sync()
+        XCTAssertEqual([report.quarantined, report.applied], [1, 1])
+        XCTAssertEqual(try store.hosts().map(\.label), ["after"])
+        XCTAssertEqual(try store.counts().quarantined, 1)
+    }
+
+    func testAnObjectStillBeingCopiedIsRetriedAndAppliedOnceComplete() throws {
+        let batch = Batch(zone: "config", device: "device-a", sequence: 1, envelopes: [try hostEnvelope("slow")])
+        let sealed = try BatchCodec.seal(batch, transportKey: key)
+        let path = directory + "/remote/" + batch.objectName
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        // A sync tool writing in place: a growing prefix each run, never the same bytes twice.
+        for length in [sealed.count / 4, sealed.count / 2, sealed.count * 3 / 4] {
+            try Data(sealed.prefix(length)).write(to: URL(fileURLWithPath: path))
+            XCTAssertEqual(try sync().waiting, 1)
+        }
+        try Data(sealed).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try sync().applied, 1)
+        XCTAssertEqual(try store.counts().quarantined, 0)
+    }
+}
