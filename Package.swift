@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(name: "ReplicationTests", dependencies: ["Replication"]),
         .testTarget(name: "ConfigTrackTests", dependencies: ["ConfigTrack"]),
         .testTarget(name: "SecretTrackTests", dependencies: ["SecretTrack", "Sodium"]),
-        .testTarget(name: "CredentialVaultTests", dependencies: ["CredentialVault", "SecretTrack", "SQLite", "Replication"]),
+        .testTarget(name: "CredentialVaultTests", dependencies: ["CredentialVault", "ConfigTrack", "SecretTrack", "SQLite", "Replication"]),
         .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite"]),
     ]
 )

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Replication
 import SQLite
+import Synchronization
 
 /// The config track: hosts, groups, identities and port-forward rules in `config.sqlite`.
 ///
@@ -11,6 +12,9 @@ public final class ConfigStore: Sendable {
     let queue: DatabaseQueue
     /// The id of the device this store belongs to; it signs every local version.
     public let deviceID: String
+    /// Milliseconds added to the wall clock when stamping versions: lets tests play a device
+    /// whose clock is days off. Always 0 in use.
+    let clockSkew = Mutex<Int64>(0)
 
     /// Creates (or finishes creating) the store at `path` for `deviceID`.
     public static func create(at path: String, deviceID: String) throws -> ConfigStore {
@@ -122,7 +126,7 @@ public final class ConfigStore: Sendable {
                               hint: "Run the command again.")
         }
         var stamped = record
-        stamped.version = try LocalClock.tick(db, device: deviceID)
+        stamped.version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
         let names = ["id"] + R.columns + ["version_clock", "version_device"]
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         try db.run("INSERT OR REPLACE INTO \(R.table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))",
@@ -134,7 +138,7 @@ public final class ConfigStore: Sendable {
 
     /// Deletes the record, leaving a tombstone and a pending deletion in the journal.
     func erase<R: ConfigRecord>(_ db: Connection, _ record: R) throws {
-        let version = try LocalClock.tick(db, device: deviceID)
+        let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
         try db.run("DELETE FROM \(R.table) WHERE id = ?", [CanonicalUUID.text(record.id)])
         try db.run("INSERT OR REPLACE INTO config_tombstones (record_name, kind, version_clock, version_device) VALUES (?, ?, ?, ?)",
                    [record.recordName, R.kind, version.clock, deviceID])

@@ -12,7 +12,10 @@ public enum LocalClock {
     }
 
     /// Advances the clock and returns a fresh version written by `device`. Call inside a write.
-    public static func tick(_ db: Connection, device: String, nowMilliseconds: UInt64 = HybridLogicalClock.wallMilliseconds()) throws -> RecordVersion {
+    /// `skew` shifts this device's wall clock (tests simulate devices whose clocks are wrong).
+    public static func tick(_ db: Connection, device: String, skew: Int64 = 0,
+                            nowMilliseconds: UInt64 = HybridLogicalClock.wallMilliseconds()) throws -> RecordVersion {
+        let nowMilliseconds = skew >= 0 ? nowMilliseconds &+ UInt64(skew) : nowMilliseconds - min(nowMilliseconds, UInt64(-skew))
         let last = try db.queryFirst("SELECT last FROM replication_clock WHERE id = 1") { $0.uint64(0) } ?? 0
         let next = HybridLogicalClock.next(after: last, nowMilliseconds: nowMilliseconds)
         try db.run("UPDATE replication_clock SET last = ? WHERE id = 1", [next])

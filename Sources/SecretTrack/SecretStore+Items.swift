@@ -19,7 +19,7 @@ extension SecretStore {
         let keys = try unlockedKeys()
         return try write("store the secret \(reference)") { db in
             let current = try state(db, reference)
-            let version = try LocalClock.tick(db, device: deviceID)
+            let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
             let item: SecretItem
             switch current.state {
             case .present(let existing):
@@ -72,7 +72,7 @@ extension SecretStore {
     public func delete(_ reference: String) throws -> DeletionMarker? {
         try write("delete the secret \(reference)") { db in
             guard case .present(let item) = try state(db, reference).state else { return nil }
-            let version = try LocalClock.tick(db, device: deviceID)
+            let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
             let marker = DeletionMarker(reference: reference, incarnation: item.incarnation, version: version)
             try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device) VALUES (?, ?, ?, ?)",
                        [reference, item.incarnation, version.clock, version.device])

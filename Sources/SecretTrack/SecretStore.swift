@@ -14,6 +14,8 @@ public final class SecretStore: Sendable {
     /// This device; it signs every local version.
     public let deviceID: String
     let keys = Mutex<VaultKeys?>(nil)
+    /// Milliseconds added to the wall clock when stamping versions (tests only; always 0 in use).
+    let clockSkew = Mutex<Int64>(0)
 
     /// Creates the store with a fresh device key and the given vault key (a joining device adopts
     /// the remote's) or a fresh one, wrapped for `provider`; returns it unlocked.

@@ -1,0 +1,134 @@
+import Foundation
+import Replication
+import Sodium
+import XCTest
+@testable import ConfigTrack
+@testable import SecretTrack
+
+/// The convergence property: 3–5 devices with clocks days apart make random edits of hosts and
+/// passwords (including setting after deleting) and sync random zones through a remote that
+/// delays, drops and duplicates objects. After everyone syncs to quiescence, every replica is
+/// identical, no deleted incarnation is back, and no acknowledged write was lost.
+///
+/// `CREDVAULT_CONVERGENCE_SEEDS` sets how many seeded runs (default 60); a failure names its
+/// seed, and `CREDVAULT_CONVERGENCE_SEED=N` replays just that one.
+final class ConvergenceTests: XCTestCase {
+    func testReplicasConvergeUnderAnyDelivery() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let seeds: [UInt64] = environment["CREDVAULT_CONVERGENCE_SEED"].flatMap(UInt64.init).map { [$0] }
+            ?? Array(1...UInt64(environment["CREDVAULT_CONVERGENCE_SEEDS"].flatMap(Int.init) ?? 60))
+        for seed in seeds {
+            try run(seed: seed)
+        }
+    }
+
+    private func run(seed: UInt64) throws {
+        // tmpfs when there is one: every write is fsync'd, and thousands of runs must stay fast.
+        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        var template = Array((base as NSString).appendingPathComponent("convergence-XXXXXX").utf8CString)
+        let directory = String(cString: try XCTUnwrap(mkdtemp(&template)))
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/remote", withIntermediateDirectories: true)
+        let reliable = DirectoryRemote(root: directory + "/remote")
+        let flaky = FlakyRemote(inner: reliable, seed: seed)
+        let transport = try SecretBytes.random(count: 32)
+        let vaultKey = try SecretBytes.random(count: 32)
+        let day: Int64 = 86_400_000
+        let devices = try (0..<(3 + Int(flaky.next(3)))).map { index in
+            try SimulatedDevice(name: "device-\(index)", directory: directory, vaultKey: vaultKey,
+                                skewMilliseconds: Int64(flaky.next(7)) * day - 3 * day)
+        }
+        var deleted: Set<String> = []  // "reference#incarnation" deleted anywhere
+
+        for step in 0..<80 {
+            let device = devices[Int(flaky.next(UInt64(devices.count)))]
+            let hosts = try device.config.hosts()
+            let host = hosts.isEmpty ? nil : hosts[Int(flaky.next(UInt64(hosts.count)))]
+            do {
+                switch flaky.next(9) {
+                case 0, 1: try device.addHost(label: "h\(step)-\(device.name)", password: flaky.next(2) == 0 ? "pw\(step)" : nil)
+                case 2: if let host { try device.editPort(host, port: 1 + Int(flaky.next(60_000))) }
+                case 3: if let host { try device.setPassword(host, "pw\(step)") }
+                case 4: if let host, let reference = host.passwordRef {
+                    if case .present(let item) = try device.secrets.state(of: reference.key) { deleted.insert("\(reference.key)#\(item.incarnation)") }
+                    try device.clearPassword(host)
+                }
+                case 5: if let host {
+                    if case .present(let item) = try device.secrets.state(of: SecretReference.hostPassword(host.id).key) {
+                        deleted.insert("\(SecretReference.hostPassword(host.id).key)#\(item.incarnation)")
+                    }
+                    try device.removeHost(host)
+                }
+                default:
+                    let zone = flaky.next(2) == 0 ? device.configZone : device.secretZone
+                    _ = try? ZoneEngine(store: zone, remote: flaky, transportKey: transport).run()
+                }
+            } catch let error as ConfigError where error.code == .conflict || error.code == .alreadyExists {
+                continue  // an edit racing a merged change: refused, as designed
+            }
+        }
+
+        // Quiescence: full delivery, everyone syncs both zones until nothing moves.
+        for _ in 0..<4 {
+            for device in devices {
+                for zone in [device.configZone, device.secretZone] {
+                    _ = try ZoneEngine(store: zone, remote: reliable, transportKey: transport).run()
+                }
+            }
+        }
+
+        let reference = try devices[0].dump()
+        XCTAssertFalse(reference.isEmpty, "seed \(seed): the run replicated nothing")
+        for device in devices.dropFirst() {
+            XCTAssertEqual(try device.dump(), reference, "seed \(seed): \(device.name) differs from device-0")
+        }
+        for device in devices {
+            XCTAssertEqual(try device.config.counts().pendingChanges + device.secrets.counts().pendingChanges, 0, "seed \(seed): journal not drained")
+            for item in try device.secrets.items() where deleted.contains("\(item.reference)#\(item.incarnation)") {
+                XCTFail("seed \(seed): \(item.reference) incarnation \(item.incarnation) came back on \(device.name)")
+            }
+        }
+        try assertNoAcknowledgedWriteLost(devices, seed: seed)
+    }
+
+    /// Every acknowledged envelope is in the final state, or lost to one that wins over it.
+    private func assertNoAcknowledgedWriteLost(_ devices: [SimulatedDevice], seed: UInt64) throws {
+        let final = devices[0]
+        for device in devices {
+            for sent in device.configZone.acknowledged.withLock({ $0 }) {
+                let now = try currentConfigEnvelope(final.config, sent)
+                XCTAssertFalse(now.map { Merge.wins(sent, over: $0) } ?? true, "seed \(seed): acknowledged \(sent.recordName) was lost")
+            }
+            for sent in device.secretZone.acknowledged.withLock({ $0 }) {
+                let now = try currentSecretState(final.secrets, sent.recordName)
+                XCTAssertFalse(now.map { Merge.wins(sent, over: $0) } ?? true, "seed \(seed): acknowledged \(sent.recordName) was lost")
+            }
+        }
+    }
+
+    private func currentConfigEnvelope(_ store: ConfigStore, _ sent: Envelope) throws -> Envelope? {
+        guard let id = ConfigZone.id(of: sent.recordName, kind: sent.kind) else { return nil }
+        if let host = try store.host(id: id), let version = host.version {
+            return Envelope(recordName: sent.recordName, kind: sent.kind, formatVersion: 1, version: version, deleted: false, incarnation: 0,
+                            payload: version == sent.version ? sent.payload : [0xff])
+        }
+        return try store.read("tombstone") { db in
+            try db.queryFirst("SELECT version_clock, version_device FROM config_tombstones WHERE record_name = ?", [sent.recordName]) {
+                Envelope(recordName: sent.recordName, kind: sent.kind, formatVersion: 1, version: RecordVersion(clock: $0.uint64(0), device: $0.text(1) ?? ""),
+                         deleted: true, incarnation: 0, payload: [])
+            }
+        }
+    }
+
+    private func currentSecretState(_ store: SecretStore, _ reference: String) throws -> Envelope? {
+        switch try store.state(of: reference) {
+        case .present(let item):
+            let sealed = try store.read("body") { db in try store.state(db, reference).sealed } ?? []
+            return SecretZone.envelope(item, sealed: sealed)
+        case .deleted(let marker):
+            return SecretZone.tombstone(reference, incarnation: marker.incarnation, version: marker.version)
+        default:
+            return nil
+        }
+    }
+}

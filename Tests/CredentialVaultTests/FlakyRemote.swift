@@ -1,0 +1,48 @@
+import Foundation
+import Replication
+import Synchronization
+
+/// A remote as a sync folder delivers it: objects arrive late (a listing misses some, a read
+/// finds nothing yet), arrive twice (a sync tool's conflict copy of an existing object), and in
+/// any order. Deterministic from its seed, so a failing run can be replayed.
+final class FlakyRemote: Remote {
+    let inner: DirectoryRemote
+    private let state: Mutex<UInt64>
+
+    init(inner: DirectoryRemote, seed: UInt64) {
+        self.inner = inner
+        state = Mutex(seed | 1)
+    }
+
+    var location: String { inner.location }
+
+    /// A number in 0..<bound from a xorshift generator.
+    func next(_ bound: UInt64) -> UInt64 {
+        state.withLock { value in
+            value ^= value << 13
+            value ^= value >> 7
+            value ^= value << 17
+            return value % bound
+        }
+    }
+
+    func list(prefix: String) throws -> [String] {
+        let names = try inner.list(prefix: prefix)
+        var generator = Generator(remote: self)
+        // Sometimes a sync tool duplicates an object as a conflict copy.
+        if let victim = names.filter({ !$0.contains("conflict") }).randomElement(using: &generator), next(5) == 0,
+           let bytes = try inner.get(victim) {
+            _ = try? inner.createOnly(victim.replacingOccurrences(of: ".batch", with: ".sync-conflict-20261129-120000-DUP\(next(1000)).batch"), bytes: bytes)
+        }
+        return names.filter { _ in next(4) != 0 }.shuffled(using: &generator)
+    }
+
+    func get(_ name: String) throws -> [UInt8]? { next(6) == 0 ? nil : try inner.get(name) }
+
+    func createOnly(_ name: String, bytes: [UInt8]) throws -> CreateOutcome { try inner.createOnly(name, bytes: bytes) }
+
+    struct Generator: RandomNumberGenerator {
+        let remote: FlakyRemote
+        mutating func next() -> UInt64 { remote.next(UInt64.max) }
+    }
+}

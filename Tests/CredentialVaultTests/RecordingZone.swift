@@ -1,0 +1,23 @@
+import Replication
+import Synchronization
+
+/// Forwards to a real zone store and remembers every envelope it acknowledged as sent, so a
+/// test can check that no acknowledged write is lost.
+final class RecordingZone: ZoneStore {
+    let inner: any ZoneStore
+    let acknowledged = Mutex<[Envelope]>([])
+
+    init(_ inner: any ZoneStore) { self.inner = inner }
+
+    var zone: String { inner.zone }
+    var deviceID: String { inner.deviceID }
+    func syncState() throws -> ZoneSyncState { try inner.syncState() }
+    func pendingChanges(limit: Int) throws -> [Envelope] { try inner.pendingChanges(limit: limit) }
+    func apply(_ batch: IncomingBatch) throws -> ApplyReport { try inner.apply(batch) }
+    func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int { try inner.noteUnreadable(name, digest: digest) }
+
+    func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
+        try inner.acknowledge(sent, sequence: sequence)
+        acknowledged.withLock { $0 += sent }
+    }
+}
