@@ -63,6 +63,10 @@ struct Context {
         return .passphrase(passphrase)
     }
 
+    /// Key derivation for new passphrase-wrapped keys. Test suites make it cheap (stored with
+    /// what it protects, and flagged by status).
+    var kdf: KDFParameters { environment["CREDCTL_INSECURE_FAST_KDF"] == "1" ? .insecureForTesting() : .recommended() }
+
     /// Standard output is a terminal: secrets are refused there unless forced.
     var stdoutIsTerminal: Bool { Output.isTerminal(1) }
 }

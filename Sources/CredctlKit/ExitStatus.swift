@@ -14,7 +14,7 @@ public enum ExitStatus {
     /// The status for a facade error code.
     static func status(for code: VaultError.Code) -> Int32 {
         switch code {
-        case .notFound, .noCredential, .deleted, .noVault: notFound
+        case .notFound, .noCredential, .deleted, .noVault, .noRemote: notFound
         case .notYetSynced: notYetSynced
         case .locked, .wrongKey: locked
         case .invalidInput, .alreadyExists: dataError

@@ -15,7 +15,7 @@ extension Vault {
             // Check everything the config will check before any secret is written.
             try config.validate(host)
             if let password, let reference = host.passwordRef {
-                try secrets.put(password, for: reference.key)
+                try secrets.put(password, for: reference.key, availability: newSecretAvailability)
                 Failpoint.hit("add-host.after-secret")
             }
             return try config.save(host)
@@ -40,7 +40,7 @@ extension Vault {
             case .set(let body):
                 host.passwordRef = reference
                 try config.validate(host)
-                try secrets.put(body, for: reference.key)
+                try secrets.put(body, for: reference.key, availability: newSecretAvailability)
                 Failpoint.hit("update-host.after-secret")
             case .clear:
                 host.passwordRef = nil

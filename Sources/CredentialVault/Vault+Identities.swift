@@ -15,9 +15,9 @@ extension Vault {
             var identity = Identity(label: label, username: username, keyType: key.keyType, publicKey: key.publicKey)
             if passphrase != nil { identity.passphraseRef = .identityPassphrase(identity.id) }
             try config.validate(identity)
-            try secrets.put(key.body, for: identity.privateKeyRef.key)
+            try secrets.put(key.body, for: identity.privateKeyRef.key, availability: newSecretAvailability)
             if let passphrase, let reference = identity.passphraseRef {
-                try secrets.put(passphrase, for: reference.key)
+                try secrets.put(passphrase, for: reference.key, availability: newSecretAvailability)
             }
             Failpoint.hit("add-identity.after-secret")
             return try config.save(identity)

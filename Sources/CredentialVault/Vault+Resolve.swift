@@ -24,19 +24,21 @@ extension Vault {
     /// unreferenced (orphan) body is never handed out as a credential.
     public func readSecret(_ reference: SecretReference) throws(VaultError) -> SecretBytes {
         try VaultError.wrapping {
-            let referenced: Bool
+            // The owner's label when config references the secret, else nothing: an unreferenced
+            // (orphan) body is never handed out.
+            let owner: String?
             switch reference.field {
             case .hostPassword:
-                referenced = try config.host(id: reference.owner)?.passwordRef == reference
+                owner = try config.host(id: reference.owner).flatMap { $0.passwordRef == reference ? $0.label : nil }
             case .identityPrivateKey:
-                referenced = try config.identity(id: reference.owner) != nil
+                owner = try config.identity(id: reference.owner)?.label
             case .identityPassphrase:
-                referenced = try config.identity(id: reference.owner)?.passphraseRef == reference
+                owner = try config.identity(id: reference.owner).flatMap { $0.passphraseRef == reference ? $0.label : nil }
             }
-            guard referenced else {
+            guard let owner else {
                 throw VaultError(.notFound, "No host or identity on this device uses the secret \(reference).")
             }
-            return try open(reference, owner: CanonicalUUID.text(reference.owner))
+            return try open(reference, owner: owner)
         }
     }
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Replication
 import SecretTrack
 import Sodium
 
@@ -26,11 +27,12 @@ public final class Vault: Sendable {
         let directory = VaultDirectory(path: path)
         return try VaultError.wrapping {
             try directory.prepare()
-            return try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf) }
+            return try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf, adopting: nil) }
         }
     }
 
-    private static func createLocked(_ directory: VaultDirectory, key: UnlockKey, kdf: KDFParameters) throws -> Vault {
+    /// Creates the vault files; `adopting` gives the vault id and vault key of a remote to join.
+    static func createLocked(_ directory: VaultDirectory, key: UnlockKey, kdf: KDFParameters, adopting remote: RemoteVaultKeys?) throws -> Vault {
         try discardInterruptedCreation(in: directory)
         for file in [directory.configPath, directory.secretsPath] where VaultDirectory.exists(file) {
             throw VaultError(.alreadyExists, "\(directory.path) already holds a vault (\(file) exists).",
@@ -38,9 +40,10 @@ public final class Vault: Sendable {
         }
         let provider = try keyProvider(for: key, creating: true)
         let deviceID = CanonicalUUID.text(UUID())
-        let vaultID = CanonicalUUID.text(UUID())
+        let vaultID = remote?.vaultID ?? CanonicalUUID.text(UUID())
         // Secrets first: a config database alone would look like a vault with no keys.
-        let secrets = try SecretStore.create(at: directory.secretsPath, storeID: vaultID, deviceID: deviceID, provider: provider, kdf: kdf)
+        let secrets = try SecretStore.create(at: directory.secretsPath, storeID: vaultID, deviceID: deviceID, provider: provider, kdf: kdf,
+                                             vaultKey: remote?.vaultKey)
         Failpoint.hit("init.after-secrets")
         let config = try ConfigStore.create(at: directory.configPath, deviceID: deviceID)
         return Vault(directory: directory, config: config, secrets: secrets)

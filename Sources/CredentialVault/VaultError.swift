@@ -33,6 +33,8 @@ public struct VaultError: Error, Equatable, CustomStringConvertible, Sendable {
         case noVault
         /// A file or database operation failed.
         case storage
+        /// The vault has no remote configured.
+        case noRemote
     }
 
     public let code: Code

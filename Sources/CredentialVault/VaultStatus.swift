@@ -2,14 +2,23 @@ import SecretTrack
 
 /// An honest summary of a vault on this device; gathering it needs no key.
 public struct VaultStatus: Sendable {
-    /// The replication state of one zone. Until a remote is configured every zone is `localOnly`.
+    /// The replication state of one zone: `localOnly` without a remote; otherwise the outcome of
+    /// the last sync run (`available`, `localFallback`, `needsAttention`).
     public enum ZoneState: String, Sendable {
         case localOnly
+        case available
+        case localFallback
+        case needsAttention
     }
 
     public struct Zone: Sendable {
         public let name: String
         public let state: ZoneState
+        /// Why, for `localFallback` and `needsAttention`.
+        public let reason: String?
+        /// Unix seconds of the last successful fetch and send.
+        public let lastFetch: Int64?
+        public let lastSend: Int64?
         /// Local edits waiting to be uploaded.
         public let pendingChanges: Int
         public let quarantined: Int
@@ -31,11 +40,15 @@ public struct VaultStatus: Sendable {
     public let syncableSecrets: Int
     public let deletionMarkers: Int
     public let zones: [Zone]
+    /// Where the vault syncs, if anywhere (a path; never a credential).
+    public let remote: String?
 }
 
 extension Vault {
     public func status() throws(VaultError) -> VaultStatus {
         try VaultError.wrapping {
+            let binding = try RemoteBinding.load(from: directory)
+            let records = ZoneStatusRecord.load(from: directory)
             let configCounts = try config.counts()
             let secretCounts = try secrets.counts()
             return VaultStatus(
@@ -44,9 +57,19 @@ extension Vault {
                 hosts: configCounts.hosts, groups: configCounts.groups, identities: configCounts.identities, forwards: configCounts.forwards,
                 deviceOnlySecrets: secretCounts.deviceOnly, syncableSecrets: secretCounts.syncable, deletionMarkers: secretCounts.deletionMarkers,
                 zones: [
-                    VaultStatus.Zone(name: "config", state: .localOnly, pendingChanges: configCounts.pendingChanges, quarantined: configCounts.quarantined),
-                    VaultStatus.Zone(name: "secrets", state: .localOnly, pendingChanges: secretCounts.pendingChanges, quarantined: secretCounts.quarantined),
-                ])
+                    zone(.config, binding: binding, records: records, pending: configCounts.pendingChanges, quarantined: configCounts.quarantined),
+                    zone(.secrets, binding: binding, records: records, pending: secretCounts.pendingChanges, quarantined: secretCounts.quarantined),
+                ], remote: binding?.location)
         }
+    }
+
+    private func zone(_ zone: SyncZone, binding: RemoteBinding?, records: [String: ZoneStatusRecord], pending: Int, quarantined: Int) -> VaultStatus.Zone {
+        guard binding != nil else {
+            return VaultStatus.Zone(name: zone.rawValue, state: .localOnly, reason: nil, lastFetch: nil, lastSend: nil, pendingChanges: pending, quarantined: quarantined)
+        }
+        let record = records[zone.rawValue]
+        let state = record.flatMap { VaultStatus.ZoneState(rawValue: $0.state) } ?? .localFallback
+        return VaultStatus.Zone(name: zone.rawValue, state: state, reason: record == nil ? "not synced yet" : record?.reason,
+                                lastFetch: record?.lastFetch, lastSend: record?.lastSend, pendingChanges: pending, quarantined: quarantined)
     }
 }

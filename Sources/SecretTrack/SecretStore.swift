@@ -74,6 +74,10 @@ public final class SecretStore: Sendable {
         keys.withLock { $0 = opened }
     }
 
+    /// The vault key, for publishing it wrapped under the sync passphrase (`vault.json`).
+    /// Needs the store unlocked.
+    public func vaultKeyForPublishing() throws -> SecretBytes { try unlockedKeys().vaultKey }
+
     /// Forgets the keys; the guarded memory is wiped when the last reference goes.
     public func lock() { keys.withLock { $0 = nil } }
 

@@ -25,8 +25,10 @@ struct StatusCommand: Command {
                 ("counts", .object([("hosts", .int(status.hosts)), ("groups", .int(status.groups)), ("identities", .int(status.identities)),
                                     ("forwards", .int(status.forwards)), ("device_only_secrets", .int(status.deviceOnlySecrets)),
                                     ("syncable_secrets", .int(status.syncableSecrets)), ("deletion_markers", .int(status.deletionMarkers))])),
+                ("remote", .optional(status.remote)),
                 ("zones", .array(status.zones.map { zone in
-                    .object([("name", .string(zone.name)), ("state", .string(zone.state.rawValue)),
+                    .object([("name", .string(zone.name)), ("state", .string(zone.state.rawValue)), ("reason", .optional(zone.reason)),
+                             ("last_fetch", .optional(zone.lastFetch.map(Int.init))), ("last_send", .optional(zone.lastSend.map(Int.init))),
                              ("pending_changes", .int(zone.pendingChanges)), ("quarantined", .int(zone.quarantined))])
                 })),
             ]))
@@ -45,8 +47,10 @@ struct StatusCommand: Command {
             "Hosts:       \(status.hosts)    Groups: \(status.groups)    Identities: \(status.identities)    Forwards: \(status.forwards)",
             "Secrets:     \(status.deviceOnlySecrets) device-only, \(status.syncableSecrets) syncable, \(status.deletionMarkers) deletion markers",
         ]
+        if let remote = status.remote { lines.append("Remote:      \(remote)") }
         for zone in status.zones {
-            lines.append("Zone \(zone.name):".padding(13) + "\(zone.state.rawValue) (\(zone.pendingChanges) pending, \(zone.quarantined) quarantined)")
+            let reason = zone.reason.map { ": \($0)" } ?? ""
+            lines.append("Zone \(zone.name):".padding(13) + "\(zone.state.rawValue)\(reason) (\(zone.pendingChanges) pending, \(zone.quarantined) quarantined)")
         }
         Output.out(lines.joined(separator: "\n") + "\n")
     }

@@ -1,0 +1,29 @@
+import CredentialVault
+
+struct RemoteSetCommand: Command {
+    static let spec = CommandSpec(
+        path: ["remote", "set"],
+        overview: "Bind the vault to a remote directory (a Syncthing or Nextcloud folder, a network mount). The first device creates the remote and chooses the sync passphrase; other devices join with credctl init --join. The remote only ever holds sealed objects.",
+        usage: ["remote set DIR [--sync-passphrase-file FILE]"],
+        options: [SyncPassphrase.option],
+        positionals: 1...1,
+        examples: ["credctl remote set ~/Sync/credctl", "credctl remote set /mnt/share/vault --sync-passphrase-file ~/.config/credctl/sync"])
+
+    let path: String
+    let parsed: ParsedCommand
+
+    init(_ parsed: ParsedCommand) throws {
+        path = parsed.positionals[0]
+        self.parsed = parsed
+    }
+
+    func run(_ context: Context) throws {
+        let vault = try context.openVault()
+        let passphrase = try SyncPassphrase.read(parsed, choosing: true)
+        // Creating the remote publishes the vault key (wrapped), so it needs the vault unlocked.
+        try vault.unlock(try context.unlockKey(confirmNew: false))
+        let created = try vault.setRemote(directory: path, syncPassphrase: passphrase, kdf: context.kdf)
+        Output.out(created ? "Created the remote in \(path); other devices join with: credctl init --join \(path)\n"
+                           : "Bound to the remote in \(path).\n")
+    }
+}

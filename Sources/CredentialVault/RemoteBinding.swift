@@ -1,0 +1,54 @@
+import FoundationEssentials
+import Replication
+import Sodium
+
+/// `remote.json` in the vault directory: which remote this vault syncs with, the remote vault
+/// id it is bound to, and the transport key.
+///
+/// The transport key seals what the remote stores; it is kept readable by the user (mode 0600)
+/// so sync runs while the vault is locked. Secret bodies stay sealed under the vault key, which
+/// never appears here.
+struct RemoteBinding: Codable {
+    static let fileName = "remote.json"
+
+    let kind: String
+    let location: String
+    let vaultID: String
+    let transportKey: String
+
+    enum CodingKeys: String, CodingKey {
+        case kind, location
+        case vaultID = "vault_id"
+        case transportKey = "transport_key"
+    }
+
+    func remote() throws -> any Remote {
+        guard kind == "directory" else { throw VaultError(.storage, "The vault's remote kind '\(kind)' is not supported by this build.") }
+        return DirectoryRemote(root: location)
+    }
+
+    func key() throws -> SecretBytes {
+        guard let bytes = Base64.decode(transportKey), bytes.count == SealedBox.keyCount else {
+            throw VaultError(.corrupt, "The vault's remote.json holds no usable transport key.")
+        }
+        return try SecretBytes(copying: bytes)
+    }
+
+    static func load(from directory: VaultDirectory) throws -> RemoteBinding? {
+        let path = directory.path + "/" + fileName
+        guard VaultDirectory.exists(path) else { return nil }
+        let contents = try SecretBytes.read(contentsOfFile: path, limit: 64 << 10)
+        guard let binding = contents.withUnsafeBytes({ try? JSONDecoder().decode(RemoteBinding.self, from: Data($0)) }) else {
+            throw VaultError(.corrupt, "The vault's \(fileName) is damaged.", hint: "Bind the remote again with credctl remote set.")
+        }
+        return binding
+    }
+
+    /// Writes the binding atomically with mode 0600 (temp file, fsync, rename).
+    func save(in directory: VaultDirectory) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        let bytes = Array(try encoder.encode(self)) + [0x0a]
+        try AtomicFile.write(bytes, to: directory.path + "/" + Self.fileName)
+    }
+}

@@ -1,0 +1,5 @@
+/// The zones a vault replicates, each with its own cursors, journal and quarantine.
+public enum SyncZone: String, Sendable, CaseIterable {
+    case config
+    case secrets
+}

@@ -1,0 +1,71 @@
+import FoundationEssentials
+import Replication
+import SecretTrack
+import Sodium
+
+extension Vault {
+    /// Binds this vault to a directory remote. The first device creates the remote (its
+    /// `vault.json` with this vault's keys wrapped under the sync passphrase, which needs the
+    /// vault unlocked); a device of the same vault binds to it with the sync passphrase.
+    /// A remote that belongs to another vault is refused: join it from a new vault directory.
+    /// Returns true when this call created the remote.
+    @discardableResult
+    public func setRemote(directory remotePath: String, syncPassphrase: SecretBytes, kdf: KDFParameters = .recommended()) throws(VaultError) -> Bool {
+        try VaultError.wrapping {
+            let location = VaultDirectory(path: remotePath).path
+            // A new remote folder is made private; an existing one (a Syncthing folder) is left as it is.
+            if !VaultDirectory.exists(location) { try VaultDirectory(path: location).prepare() }
+            let remote = DirectoryRemote(root: location)
+            var created = false
+            var existing = try remote.get(RemoteVaultKeys.objectName)
+            if existing == nil {
+                let keys = RemoteVaultKeys(vaultID: vaultID, vaultKey: try secrets.vaultKeyForPublishing(), transportKey: try .random(count: SealedBox.keyCount))
+                if try remote.createOnly(RemoteVaultKeys.objectName, bytes: try keys.encoded(passphrase: syncPassphrase, kdf: kdf)) == .created { created = true }
+                existing = try remote.get(RemoteVaultKeys.objectName)
+            }
+            let keys = try Self.openRemoteKeys(existing ?? [], syncPassphrase: syncPassphrase)
+            guard keys.vaultID == vaultID else {
+                throw VaultError(.invalidInput, "The remote at \(location) belongs to another vault (\(keys.vaultID)).",
+                                 hint: "Join it from a new vault directory: credctl init --join \(location) --vault NEW_DIR")
+            }
+            try RemoteBinding(kind: "directory", location: location, vaultID: keys.vaultID, transportKey: keys.transportKey.withUnsafeBytes { Base64.encode($0) })
+                .save(in: directory)
+            return created
+        }
+    }
+
+    /// Creates a new vault on this device that joins the vault at `remotePath`: it adopts the
+    /// remote's vault id and vault key (unwrapped with the sync passphrase) and binds to it.
+    public static func join(at path: String, remoteDirectory remotePath: String, syncPassphrase: SecretBytes, key: UnlockKey,
+                            kdf: KDFParameters = .recommended()) throws(VaultError) -> Vault {
+        let directory = VaultDirectory(path: path)
+        return try VaultError.wrapping {
+            let location = VaultDirectory(path: remotePath).path
+            let remote = DirectoryRemote(root: location)
+            guard let bytes = try remote.get(RemoteVaultKeys.objectName) else {
+                throw VaultError(.notFound, "There is no vault to join at \(location) (no vault.json).",
+                                 hint: "Create it from the first device with credctl remote set \(location).")
+            }
+            let keys = try openRemoteKeys(bytes, syncPassphrase: syncPassphrase)
+            try directory.prepare()
+            let vault = try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf, adopting: keys) }
+            try RemoteBinding(kind: "directory", location: location, vaultID: keys.vaultID, transportKey: keys.transportKey.withUnsafeBytes { Base64.encode($0) })
+                .save(in: directory)
+            return vault
+        }
+    }
+
+    static func openRemoteKeys(_ bytes: [UInt8], syncPassphrase: SecretBytes) throws -> RemoteVaultKeys {
+        do {
+            return try RemoteVaultKeys.open(bytes, passphrase: syncPassphrase)
+        } catch let error as ReplicationError where error.code == .authenticationFailed {
+            throw VaultError(.wrongKey, "The sync passphrase does not open the remote's keys.", hint: "Use the sync passphrase chosen on the first device.")
+        }
+    }
+
+    /// Whether this vault syncs with a remote (new secrets are then syncable at once).
+    public var hasRemote: Bool { (try? RemoteBinding.load(from: directory)) != nil }
+
+    /// Where new secrets go: syncable once a remote is bound, device-only before.
+    var newSecretAvailability: Availability { hasRemote ? .syncable : .deviceOnly }
+}

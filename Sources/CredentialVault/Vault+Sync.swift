@@ -1,0 +1,79 @@
+import ConfigTrack
+import Glibc
+import Replication
+import SecretTrack
+
+extension Vault {
+    /// One sync round per zone: fetch, merge, send. Zones fail independently: an unreachable
+    /// remote leaves a zone in `localFallback`, a remote that now holds another vault (reset or
+    /// replaced) or a device-name conflict in `needsAttention` — and nothing is uploaded then.
+    /// Needs no unlocking. Throws only when the vault has no remote.
+    public func sync(zones: [SyncZone] = SyncZone.allCases) throws(VaultError) -> [ZoneOutcome] {
+        try VaultError.wrapping {
+            guard let binding = try RemoteBinding.load(from: directory) else {
+                throw VaultError(.noRemote, "This vault has no remote to sync with.", hint: "Set one with: credctl remote set DIR")
+            }
+            let remote = try binding.remote()
+            let transportKey = try binding.key()
+            var records = ZoneStatusRecord.load(from: directory)
+            let boundElsewhere = Self.bindingProblem(binding, remote)
+            var outcomes: [ZoneOutcome] = []
+            for zone in zones {
+                let store: any ZoneStore = zone == .config ? ConfigZone(store: config) : SecretZone(store: secrets)
+                let outcome = Self.run(zone, store: store, remote: remote, transportKey: transportKey, blockedBy: boundElsewhere)
+                var record = records[zone.rawValue] ?? ZoneStatusRecord(state: outcome.state.rawValue)
+                record.state = outcome.state.rawValue
+                record.reason = outcome.reason
+                if outcome.state == .available {
+                    let now = Int64(HybridLogicalClock.wallMilliseconds() / 1_000)
+                    record.lastFetch = now
+                    if outcome.sentChanges > 0 || record.lastSend == nil { record.lastSend = now }
+                }
+                records[zone.rawValue] = record
+                outcomes.append(outcome)
+            }
+            try ZoneStatusRecord.save(records, in: directory)
+            return outcomes
+        }
+    }
+
+    /// Why uploads must stop, if the remote's `vault.json` no longer names the bound vault.
+    private static func bindingProblem(_ binding: RemoteBinding, _ remote: any Remote) -> (ZoneOutcome.State, String)? {
+        do {
+            guard let bytes = try remote.get(RemoteVaultKeys.objectName) else {
+                return (.needsAttention, "the remote no longer holds this vault (vault.json is missing); it may have been reset")
+            }
+            let id = try RemoteVaultKeys.vaultID(in: bytes)
+            return id == binding.vaultID ? nil : (.needsAttention, "the remote now holds another vault (\(id)); it was reset or replaced")
+        } catch let error as ReplicationError where error.code == .unreachable {
+            return (.localFallback, "remote unreachable: \(error.message)")
+        } catch {
+            return (.needsAttention, "the remote's vault.json cannot be read: \(error)")
+        }
+    }
+
+    private static func run(_ zone: SyncZone, store: any ZoneStore, remote: any Remote, transportKey: SecretBytes,
+                            blockedBy problem: (ZoneOutcome.State, String)?) -> ZoneOutcome {
+        if let (state, reason) = problem { return ZoneOutcome(failed: zone, state, reason) }
+        do {
+            let report = try ZoneEngine(store: store, remote: remote, transportKey: transportKey).run()
+            return ZoneOutcome(zone: zone, state: .available, reason: nil, fetchedObjects: report.fetchedObjects, applied: report.applied,
+                               quarantined: report.quarantined, waiting: report.waiting, sentChanges: report.sentChanges)
+        } catch let error as ReplicationError {
+            SyncLog.failure(zone: zone.rawValue, stage: "run", code: error.code.rawValue)
+            switch error.code {
+            case .nameConflict: return ZoneOutcome(failed: zone, .needsAttention, "another device writes under this device's name (a copied vault directory?)")
+            default: return ZoneOutcome(failed: zone, .localFallback, error.message)
+            }
+        } catch {
+            SyncLog.failure(zone: zone.rawValue, stage: "apply", code: "storage")
+            return ZoneOutcome(failed: zone, .localFallback, "\(error)")
+        }
+    }
+}
+
+extension ZoneOutcome {
+    init(failed zone: SyncZone, _ state: State, _ reason: String) {
+        self.init(zone: zone, state: state, reason: reason, fetchedObjects: 0, applied: 0, quarantined: 0, waiting: 0, sentChanges: 0)
+    }
+}

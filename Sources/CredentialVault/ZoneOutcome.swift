@@ -1,0 +1,21 @@
+/// What one zone's sync run did, or why it could not.
+public struct ZoneOutcome: Sendable {
+    public enum State: String, Sendable {
+        /// The run fetched and sent everything.
+        case available
+        /// The remote could not be used; local work continues.
+        case localFallback
+        /// Sync stopped until the user acts (the remote was replaced, a name conflict).
+        case needsAttention
+    }
+
+    public let zone: SyncZone
+    public let state: State
+    /// Why, for the two failure states.
+    public let reason: String?
+    public let fetchedObjects: Int
+    public let applied: Int
+    public let quarantined: Int
+    public let waiting: Int
+    public let sentChanges: Int
+}

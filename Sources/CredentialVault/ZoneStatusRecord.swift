@@ -1,0 +1,31 @@
+import FoundationEssentials
+
+/// The last sync outcome of each zone, kept in `sync-status.json` so `status` can report it
+/// honestly between runs.
+struct ZoneStatusRecord: Codable {
+    static let fileName = "sync-status.json"
+
+    var state: String
+    var reason: String?
+    /// Unix seconds of the last successful fetch and send.
+    var lastFetch: Int64?
+    var lastSend: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case state, reason
+        case lastFetch = "last_fetch"
+        case lastSend = "last_send"
+    }
+
+    static func load(from directory: VaultDirectory) -> [String: ZoneStatusRecord] {
+        let path = directory.path + "/" + fileName
+        guard VaultDirectory.exists(path), let contents = try? SecretBytes.read(contentsOfFile: path, limit: 64 << 10) else { return [:] }
+        return contents.withUnsafeBytes { (try? JSONDecoder().decode([String: ZoneStatusRecord].self, from: Data($0))) ?? [:] }
+    }
+
+    static func save(_ records: [String: ZoneStatusRecord], in directory: VaultDirectory) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        try AtomicFile.write(Array(try encoder.encode(records)) + [0x0a], to: directory.path + "/" + fileName)
+    }
+}
