@@ -1,0 +1,99 @@
+import Foundation
+import XCTest
+
+/// Two vault directories and one remote directory, driven through the built credctl.
+final class TwoDeviceSyncTests: CredctlTestCase {
+    private var a: CredctlRunner!
+    private var b: CredctlRunner!
+    private var remote: String { directory + "/remote" }
+    private var syncPassphrase: String { directory + "/sync-passphrase" }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        a = CredctlRunner(vault: directory + "/a", keyFile: directory + "/a.key")
+        b = CredctlRunner(vault: directory + "/b", keyFile: directory + "/b.key")
+        _ = FileManager.default.createFile(atPath: syncPassphrase, contents: Data("correct horse battery".utf8), attributes: [.posixPermissions: 0o600])
+        assertStatus(try a.run("init"), 0)
+        assertStatus(try a.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase), 0)
+    }
+
+    private func join() throws {
+        assertStatus(try b.run("init", "--join", remote, "--sync-passphrase-file", syncPassphrase), 0)
+    }
+
+    func testTheTracksArriveSeparatelyAndEachStateIsReportedHonestly() throws {
+        assertStatus(try a.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: [0x00, 0xff, 0x70, 0x77]), 0)
+        assertStatus(try a.run("sync", "--zone", "config"), 0)
+        try join()
+        let early = try b.run("read", "cred://host/web/password")
+        assertStatus(early, 75)
+        XCTAssertTrue(early.stderr.contains("Credentials for 'web' have not synced to this device yet"), early.stderr)
+
+        assertStatus(try a.run("sync", "--zone", "secrets"), 0)
+        assertStatus(try b.run("sync"), 0)
+        XCTAssertEqual(try b.run("read", "cred://host/web/password").stdout, [0x00, 0xff, 0x70, 0x77])
+
+        assertStatus(try a.run("host", "edit", "web", "--no-password"), 0)
+        assertStatus(try a.run("sync"), 0)
+        assertStatus(try b.run("sync", "--zone", "secrets"), 0)
+        let deleted = try b.run("read", "cred://host/web/password")
+        assertStatus(deleted, 66)
+        XCTAssertTrue(deleted.stderr.contains("was deleted"), deleted.stderr)
+        assertStatus(try b.run("sync", "--zone", "config"), 0)
+        XCTAssertTrue(try b.run("host", "show", "web").output.contains("Password:  none"))
+    }
+
+    func testEditsFlowBothWaysAndNothingReadableReachesTheRemote() throws {
+        try join()
+        assertStatus(try b.run(["host", "add", "db-unmistakable", "--hostname", "unmistakable.internal", "--user", "unmistakable", "--password-stdin"],
+                               input: Array("Unmistakable-Secret".utf8)), 0)
+        assertStatus(try b.run("sync"), 0)
+        assertStatus(try a.run("sync"), 0)
+        XCTAssertEqual(try a.run("read", "cred://host/db-unmistakable/password").output, "Unmistakable-Secret")
+        let enumerator = FileManager.default.enumerator(atPath: remote)
+        while let name = enumerator?.nextObject() as? String {
+            guard let data = FileManager.default.contents(atPath: remote + "/" + name) else { continue }
+            XCTAssertNil(data.range(of: Data("nmistakable".utf8)), "\(name) holds a label, hostname, user name or secret in the clear")
+        }
+    }
+
+    func testJoiningNeedsTheRightSyncPassphrase() throws {
+        let wrong = directory + "/wrong"
+        _ = FileManager.default.createFile(atPath: wrong, contents: Data("wrong words".utf8))
+        let result = try b.run("init", "--join", remote, "--sync-passphrase-file", wrong)
+        assertStatus(result, 77)
+        XCTAssertTrue(result.stderr.contains("The sync passphrase does not open the remote's keys."), result.stderr)
+    }
+
+    func testAnUnreachableRemoteExits69AndLocalWorkGoesOn() throws {
+        try FileManager.default.moveItem(atPath: remote, toPath: remote + "-unmounted")
+        assertStatus(try a.run("host", "add", "offline", "--hostname", "h.example"), 0)
+        let sync = try a.run("sync")
+        assertStatus(sync, 69)
+        XCTAssertTrue(try a.run("status").output.contains("Zone config: localFallback"))
+        try FileManager.default.moveItem(atPath: remote + "-unmounted", toPath: remote)
+        assertStatus(try a.run("sync"), 0)
+        XCTAssertTrue(try a.run("status").output.contains("Zone config: available (0 pending"))
+    }
+
+    func testARemoteThatNowHoldsAnotherVaultStopsUploads() throws {
+        try join()
+        // The remote is reset and another vault is created in its place.
+        try FileManager.default.removeItem(atPath: remote)
+        let other = CredctlRunner(vault: directory + "/other", keyFile: directory + "/other.key")
+        assertStatus(try other.run("init"), 0)
+        assertStatus(try other.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase), 0)
+        assertStatus(try b.run("host", "add", "after-reset", "--hostname", "h.example"), 0)
+        assertStatus(try b.run("sync"), 1)
+        XCTAssertTrue(try b.run("status").output.contains("needsAttention: the remote now holds another vault"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: remote + "/zones"), "nothing uploaded")
+    }
+
+    func testAnotherVaultCannotBindToThisRemote() throws {
+        let other = CredctlRunner(vault: directory + "/other", keyFile: directory + "/other.key")
+        assertStatus(try other.run("init"), 0)
+        let result = try other.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase)
+        assertStatus(result, 65)
+        XCTAssertTrue(result.stderr.contains("belongs to another vault"), result.stderr)
+    }
+}
