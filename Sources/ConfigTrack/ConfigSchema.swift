@@ -40,5 +40,12 @@ enum ConfigSchema {
                 """)
         },
         SyncTables.migration,
+        Migration("config: devices") { db in
+            try db.execute("""
+                CREATE TABLE devices (
+                    id TEXT PRIMARY KEY, display_name TEXT NOT NULL, first_seen INTEGER NOT NULL,
+                    version_clock INTEGER NOT NULL, version_device TEXT NOT NULL)
+                """)
+        },
     ])
 }

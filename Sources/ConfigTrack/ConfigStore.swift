@@ -52,6 +52,11 @@ public final class ConfigStore: Sendable {
         }
     }
 
+    /// What the config zone received but could not apply.
+    public func quarantined() throws -> [QuarantineEntry] {
+        try read("list quarantined config records") { try Journal.quarantined($0) }
+    }
+
     /// The pending upload intents, oldest first.
     public func pendingJournal() throws -> [JournalEntry] {
         try read("read the journal") { try Journal.pending($0) }

@@ -59,4 +59,9 @@ public enum ConfigValidation {
             throw ConfigError(.invalid, "The user name '\(CanonicalUUID.printable(username))' must not contain white space or control characters.")
         }
     }
+
+    /// A device name fit for display: labels' rules, or "device" when the machine's name breaks them.
+    static func displayName(_ name: String) -> String {
+        (try? label(name, kind: "device")) != nil ? name : "device"
+    }
 }

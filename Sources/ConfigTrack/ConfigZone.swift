@@ -11,6 +11,7 @@ public struct ConfigZone: ZoneStore {
     /// The record kinds this build reads, by their name in envelopes.
     static let kinds: [String: any ConfigRecord.Type] = [
         Host.kind: Host.self, HostGroup.kind: HostGroup.self, Identity.kind: Identity.self, PortForwardRule.kind: PortForwardRule.self,
+        Device.kind: Device.self,
     ]
 
     public init(store: ConfigStore) { self.store = store }

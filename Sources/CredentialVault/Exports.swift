@@ -6,3 +6,4 @@
 @_exported import class Sodium.SecretBytes
 @_exported import struct Sodium.KDFParameters
 @_exported import enum Sodium.Base64
+@_exported import struct Replication.QuarantineEntry

@@ -24,4 +24,12 @@ extension Vault {
     @discardableResult
     public func saveForward(_ rule: PortForwardRule) throws(VaultError) -> PortForwardRule { try VaultError.wrapping { try config.save(rule) } }
     public func removeForward(id: UUID) throws(VaultError) { try VaultError.wrapping { try config.removeForward(id: id) } }
+
+    /// The vault's devices, as they announced themselves when they first synced.
+    public func devices() throws(VaultError) -> [Device] { try VaultError.wrapping { try config.devices() } }
+
+    /// Everything received that could not be applied, from both zones.
+    public func quarantine() throws(VaultError) -> [QuarantineEntry] {
+        try VaultError.wrapping { try config.quarantined() + secrets.quarantined() }
+    }
 }

@@ -16,6 +16,8 @@ extension Vault {
             let remote = try binding.remote()
             let transportKey = try binding.key()
             var records = ZoneStatusRecord.load(from: directory)
+            // Each device announces itself in the config zone the first time it syncs.
+            try config.announceDevice()
             let boundElsewhere = Self.bindingProblem(binding, remote)
             var outcomes: [ZoneOutcome] = []
             for zone in zones {

@@ -82,6 +82,13 @@ public enum Journal {
                    [zone, recordName, reason, bytes, version.clock])
     }
 
+    /// Everything held in quarantine, oldest first.
+    public static func quarantined(_ db: Connection) throws -> [QuarantineEntry] {
+        try db.query("SELECT zone, record_name, reason, length(bytes) FROM replication_quarantine ORDER BY id") {
+            QuarantineEntry(zone: $0.text(0) ?? "", recordName: $0.text(1) ?? "", reason: $0.text(2) ?? "", size: $0.int(3))
+        }
+    }
+
     public static func quarantineCount(_ db: Connection) throws -> Int {
         try db.queryFirst("SELECT count(*) FROM replication_quarantine") { $0.int(0) } ?? 0
     }

@@ -89,6 +89,11 @@ extension SecretStore {
         try read("list secrets") { db in try db.query(Self.selectItem + " ORDER BY reference") { Self.item($0) } }
     }
 
+    /// What the secrets zone received but could not apply.
+    public func quarantined() throws -> [QuarantineEntry] {
+        try read("list quarantined secrets") { try Journal.quarantined($0) }
+    }
+
     public func counts() throws -> SecretCounts {
         try read("count secrets") { db in
             func count(_ sql: String) throws -> Int { try db.queryFirst(sql) { $0.int(0) } ?? 0 }

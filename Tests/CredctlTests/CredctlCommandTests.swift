@@ -83,7 +83,7 @@ final class CredctlCommandTests: CredctlTestCase {
         assertStatus(index, 0)
         for command in ["init", "status", "host add", "host edit", "host list", "host show", "host rm", "identity add", "identity list",
                         "identity show", "identity rm", "group add", "group list", "group rm", "forward add", "forward list", "forward rm",
-                        "resolve", "read", "remote set", "sync", "completion"] {
+                        "resolve", "read", "remote set", "sync", "device list", "quarantine list", "completion"] {
             XCTAssertTrue(index.output.contains("  \(command) "), "index lists \(command)")
             let help = try credctl.run(["help"] + command.split(separator: " ").map(String.init))
             assertStatus(help, 0)

@@ -96,4 +96,24 @@ final class TwoDeviceSyncTests: CredctlTestCase {
         assertStatus(result, 65)
         XCTAssertTrue(result.stderr.contains("belongs to another vault"), result.stderr)
     }
+
+    func testDevicesAnnounceThemselvesAndQuarantineIsListed() throws {
+        try join()
+        assertStatus(try a.run("sync"), 0)
+        let devices = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try a.run("device", "list", "--json").stdout)) as? [String: Any])
+        let list = try XCTUnwrap(devices["devices"] as? [[String: Any]])
+        XCTAssertEqual(list.count, 2)
+        XCTAssertEqual(list.filter { $0["this_device"] as? Bool == true }.count, 1)
+        // An object no key opens, stable across runs: retried, then quarantined and listed.
+        let foreign = remote + "/zones/config/0f977cea-92a3-4c52-89de-061a5e80ab95"
+        try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: foreign + "/00000000000000000001.batch", contents: Data(repeating: 0x43, count: 80))
+        for _ in 0..<3 { _ = try a.run("sync", "--zone", "config") }
+        let quarantine = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try a.run("quarantine", "list", "--json").stdout)) as? [String: Any])
+        let entries = try XCTUnwrap(quarantine["quarantined"] as? [[String: Any]])
+        XCTAssertEqual(entries.count, 1)
+        XCTAssertEqual(entries.first?["zone"] as? String, "config")
+        XCTAssertEqual(entries.first?["bytes"] as? Int, 80)
+        XCTAssertTrue(try a.run("status").output.contains("1 quarantined"))
+    }
 }
