@@ -54,4 +54,39 @@ echo "exit status: $status (75 = credentials have not synced to this device yet)
 
 step "Status"
 cred status
+
+step "Two devices, one remote directory (stand-in for a Syncthing or Nextcloud folder)"
+remote="$work/remote"
+printf '%s' "demo sync passphrase" > "$work/sync-passphrase"
+chmod 600 "$work/sync-passphrase"
+export CREDCTL_VAULT="$work/laptop" CREDCTL_KEY_FILE="$work/laptop.key"
+echo '# on the laptop'
+cred init
+cred remote set "$remote" --sync-passphrase-file "$work/sync-passphrase"
+echo '$ printf %s "$PW" | credctl host add db-2 --hostname 192.0.2.20 --user app --password-stdin'
+printf '%s' "$password" | "$credctl" host add db-2 --hostname 192.0.2.20 --user app --password-stdin
+cred sync --zone config
+export CREDCTL_VAULT="$work/desktop" CREDCTL_KEY_FILE="$work/desktop.key"
+echo '# on the desktop: join; the config arrives, the password has not yet'
+cred init --join "$remote" --sync-passphrase-file "$work/sync-passphrase"
+cred host list
+echo '$ credctl read cred://host/db-2/password'
+set +e
+"$credctl" read cred://host/db-2/password >/dev/null
+status=$?
+set -e
+echo "exit status: $status (75 = not synced to this device yet)"
+[ "$status" -eq 75 ]
+export CREDCTL_VAULT="$work/laptop" CREDCTL_KEY_FILE="$work/laptop.key"
+echo '# on the laptop'
+cred sync
+export CREDCTL_VAULT="$work/desktop" CREDCTL_KEY_FILE="$work/desktop.key"
+echo '# on the desktop'
+cred sync
+stored="$("$credctl" read cred://host/db-2/password)"
+[ "$stored" = "$password" ] && echo "the desktop reads the laptop's password byte for byte"
+cred device list
+cred status
+if grep -r -a -q -e "$password" -e "db-2" -e "192.0.2.20" "$remote"; then echo "FAIL: the remote holds readable data"; exit 1; fi
+echo "the remote holds only sealed objects: $(find "$remote" -type f | wc -l) files, none with a label, address or secret in it"
 printf '\nDemo complete.\n'
