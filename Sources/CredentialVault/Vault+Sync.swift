@@ -1,5 +1,6 @@
 import ConfigTrack
 import Glibc
+import Sodium
 import Replication
 import SecretTrack
 
@@ -8,7 +9,8 @@ extension Vault {
     /// remote leaves a zone in `localFallback`, a remote that now holds another vault (reset or
     /// replaced) or a device-name conflict in `needsAttention` — and nothing is uploaded then.
     /// Needs no unlocking. Throws only when the vault has no remote.
-    public func sync(zones: [SyncZone] = SyncZone.allCases) throws(VaultError) -> [ZoneOutcome] {
+    /// `progress` is told, during long runs, how far each zone has come.
+    public func sync(zones: [SyncZone] = SyncZone.allCases, progress: (@Sendable (SyncZone, Int, Int) -> Void)? = nil) throws(VaultError) -> [ZoneOutcome] {
         try VaultError.wrapping {
             guard let binding = try RemoteBinding.load(from: directory) else {
                 throw VaultError(.noRemote, "This vault has no remote to sync with.", hint: "Set one with: credctl remote set DIR")
@@ -22,7 +24,9 @@ extension Vault {
             var outcomes: [ZoneOutcome] = []
             for zone in zones {
                 let store: any ZoneStore = zone == .config ? ConfigZone(store: config) : SecretZone(store: secrets)
-                let outcome = Self.run(zone, store: store, remote: remote, transportKey: transportKey, blockedBy: boundElsewhere)
+                var report: (@Sendable (ZoneSyncReport) -> Void)?
+                if let progress { report = { progress(zone, $0.applied + $0.ignored, $0.sentChanges) } }
+                let outcome = Self.run(zone, store: store, remote: remote, transportKey: transportKey, progress: report, blockedBy: boundElsewhere)
                 var record = records[zone.rawValue] ?? ZoneStatusRecord(state: outcome.state.rawValue)
                 record.state = outcome.state.rawValue
                 record.reason = outcome.reason
@@ -55,10 +59,10 @@ extension Vault {
     }
 
     private static func run(_ zone: SyncZone, store: any ZoneStore, remote: any Remote, transportKey: SecretBytes,
-                            blockedBy problem: (ZoneOutcome.State, String)?) -> ZoneOutcome {
+                            progress: (@Sendable (ZoneSyncReport) -> Void)?, blockedBy problem: (ZoneOutcome.State, String)?) -> ZoneOutcome {
         if let (state, reason) = problem { return ZoneOutcome(failed: zone, state, reason) }
         do {
-            let report = try ZoneEngine(store: store, remote: remote, transportKey: transportKey).run()
+            let report = try ZoneEngine(store: store, remote: remote, transportKey: transportKey, progress: progress).run()
             return ZoneOutcome(zone: zone, state: .available, reason: nil, fetchedObjects: report.fetchedObjects, applied: report.applied,
                                quarantined: report.quarantined, waiting: report.waiting, sentChanges: report.sentChanges)
         } catch let error as ReplicationError {

@@ -10,13 +10,16 @@ public struct ZoneEngine: Sendable {
     public let store: any ZoneStore
     public let remote: any Remote
     let transportKey: SecretBytes
+    /// Called after each object fetched or sent, for progress displays.
+    let progress: (@Sendable (ZoneSyncReport) -> Void)?
     /// Upper bound on batches sent in one run, so a run always ends.
     static let maximumBatchesPerRun = 10_000
 
-    public init(store: any ZoneStore, remote: any Remote, transportKey: SecretBytes) {
+    public init(store: any ZoneStore, remote: any Remote, transportKey: SecretBytes, progress: (@Sendable (ZoneSyncReport) -> Void)? = nil) {
         self.store = store
         self.remote = remote
         self.transportKey = transportKey
+        self.progress = progress
     }
 
     public func run() throws -> ZoneSyncReport {
@@ -80,6 +83,7 @@ public struct ZoneEngine: Sendable {
         }
         report.fetchedObjects += 1
         report.add(try store.apply(incoming))
+        progress?(report)
         return true
     }
 
@@ -102,6 +106,7 @@ public struct ZoneEngine: Sendable {
             try store.acknowledge(changes, sequence: sequence)
             report.sentChanges += changes.count
             report.sentObjects += 1
+            progress?(report)
         }
     }
 }

@@ -116,4 +116,25 @@ final class TwoDeviceSyncTests: CredctlTestCase {
         XCTAssertEqual(entries.first?["bytes"] as? Int, 80)
         XCTAssertTrue(try a.run("status").output.contains("1 quarantined"))
     }
+
+    func testProgressShowsOnATerminalOnlyAndNeverWhenPiped() throws {
+        for index in 0..<5 { assertStatus(try a.run("host", "add", "h\(index)", "--hostname", "h.example"), 0) }
+        let piped = try a.run(["sync"], extraEnvironment: ["CREDCTL_PROGRESS_AFTER_MS": "0"])
+        assertStatus(piped, 0)
+        XCTAssertEqual(piped.stderr, "")
+        assertStatus(try b.run("init", "--join", remote, "--sync-passphrase-file", syncPassphrase), 0)
+        assertStatus(try a.run("host", "add", "late", "--hostname", "h.example"), 0)
+        assertStatus(try a.run("sync"), 0)
+        let environment = b.environment.merging(["CREDCTL_PROGRESS_AFTER_MS": "0"]) { $1 }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "env \(environment) \(CredctlRunner.binary) sync", "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertTrue(text.contains("credctl: syncing config: 1 received"), text)
+    }
 }

@@ -22,7 +22,11 @@ struct SyncCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        let outcomes = try context.openVault().sync(zones: zones)
+        let progress = ProgressLine(context: context)
+        let outcomes = try context.openVault().sync(zones: zones) { zone, received, sent in
+            progress.update("syncing \(zone.rawValue): \(received) received, \(sent) sent")
+        }
+        progress.finish()
         if context.json {
             Output.json(.object([("zones", .array(outcomes.map { outcome in
                 .object([("zone", .string(outcome.zone.rawValue)), ("state", .string(outcome.state.rawValue)), ("reason", .optional(outcome.reason)),
