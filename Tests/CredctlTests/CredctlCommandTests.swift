@@ -129,6 +129,10 @@ final class CredctlCommandTests: CredctlTestCase {
         XCTAssertFalse(refused.contains("pw\n"))
         let forced = try underTerminal("read --force-tty cred://host/web/password")
         XCTAssertTrue(forced.hasPrefix("pw"), forced)
+        let reveal = try underTerminal("resolve web --reveal")
+        XCTAssertTrue(reveal.contains("Refusing to print a secret to a terminal."), reveal)
+        XCTAssertTrue(reveal.hasSuffix("status 64"), reveal)
+        XCTAssertTrue(try underTerminal("resolve web").contains("Auth:      password (stored)"), "without --reveal a terminal is fine")
     }
 
     func testGroupsAndForwards() throws {
