@@ -26,9 +26,12 @@ test: test-deps
 	swift build --build-tests
 	swift test --skip-build
 
-# Release-built benchmark; prints a table and writes bench-results/credbench.json.
+# Release-built benchmarks; print tables and write bench-results/credbench.json (resolve,
+# sealing) and bench-results/syncbench.json (a device joining 10k and 100k records, one change).
 bench: deps
-	swift run -c release credbench
+	swift build -c release
+	"$$(swift build -c release --show-bin-path)/credbench"
+	"$$(swift build -c release --show-bin-path)/credbench" sync
 
 # Regenerates the shipped man page from the help texts (a test checks it is current).
 man: deps

@@ -47,9 +47,11 @@ public struct ConfigZone: ZoneStore {
                 try SyncTables.quarantine(db, zone: zone, rejected, device: batch.device, sequence: batch.sequence)
                 report.quarantined += 1
             }
+            // The clock moves past everything seen, once per batch.
+            if let newest = batch.envelopes.map(\.version).max() { try LocalClock.observe(db, newest) }
+            let anyPending = try Journal.pendingCount(db) > 0
             for envelope in batch.envelopes {
-                try LocalClock.observe(db, envelope.version)
-                if let reason = try merge(db, envelope, into: &report) {
+                if let reason = try merge(db, envelope, pending: anyPending, into: &report) {
                     try SyncTables.quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: envelope.payload),
                                               device: batch.device, sequence: batch.sequence)
                     report.quarantined += 1
@@ -63,11 +65,12 @@ public struct ConfigZone: ZoneStore {
     }
 
     /// Merges one envelope; returns a quarantine reason when it cannot be applied.
-    private func merge(_ db: Connection, _ envelope: Envelope, into report: inout ApplyReport) throws -> String? {
+    private func merge(_ db: Connection, _ envelope: Envelope, pending anyPending: Bool, into report: inout ApplyReport) throws -> String? {
         guard let type = Self.kinds[envelope.kind] else { return "unknown record kind '\(envelope.kind)'" }
         guard envelope.formatVersion == ConfigPayload.formatVersion else { return "unsupported \(envelope.kind) format version \(envelope.formatVersion)" }
         guard let id = Self.id(of: envelope.recordName, kind: envelope.kind) else { return "malformed record name" }
-        if let local = try localEnvelope(db, recordName: envelope.recordName), !Merge.wins(envelope, over: local) {
+        let local = try localEnvelope(db, recordName: envelope.recordName)
+        if let local, !Merge.wins(envelope, over: local) {
             report.ignored += 1
             return nil
         }
@@ -83,13 +86,13 @@ public struct ConfigZone: ZoneStore {
                 let names = ["id"] + type.columns + ["version_clock", "version_device"]
                 try db.run("INSERT OR REPLACE INTO \(type.table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
                            [SQLValue.text(key)] + values + [SQLValue.integer(Int64(bitPattern: envelope.version.clock)), .text(envelope.version.device)])
-                try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName])
+                if local?.deleted == true { try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName]) }
                 // Read it back through the record type: a payload it cannot represent is invalid.
                 guard let record = try db.queryFirst(type.selectSQL + " WHERE id = ?", [key], { try type.init(row: $0) }) else { throw InvalidPayload() }
                 if let labeled = record as? any LabeledRecord { try ConfigValidation.label(labeled.label, kind: type.kind) }
             }
             // The fetched version beats whatever this device had, including a pending edit.
-            try Journal.discard(db, recordName: envelope.recordName)
+            if anyPending { try Journal.discard(db, recordName: envelope.recordName) }
             try db.run("RELEASE incoming")
             report.applied += 1
             return nil

@@ -5,7 +5,7 @@ import Sodium
 extension SecretStore {
     static let bodyPurpose = SealPurpose(tag: 1, label: "credvault/v1/secret-body")
     static let itemKind = "secret"
-    private static let selectItem = "SELECT reference, availability, pinned, incarnation, version_clock, version_device, sealed_body FROM secret_items"
+    static let selectItem = "SELECT reference, availability, pinned, incarnation, version_clock, version_device, sealed_body FROM secret_items"
 
     /// What this device knows about `reference`, without opening anything.
     public func state(of reference: String) throws -> SecretState {

@@ -47,9 +47,11 @@ public struct SecretZone: ZoneStore {
                 try SyncTables.quarantine(db, zone: zone, rejected, device: batch.device, sequence: batch.sequence)
                 report.quarantined += 1
             }
+            // The clock moves past everything seen, once per batch.
+            if let newest = batch.envelopes.map(\.version).max() { try LocalClock.observe(db, newest) }
+            let anyPending = try Journal.pendingCount(db) > 0
             for envelope in batch.envelopes {
-                try LocalClock.observe(db, envelope.version)
-                if let reason = try merge(db, envelope, into: &report) {
+                if let reason = try merge(db, envelope, pending: anyPending, into: &report) {
                     try SyncTables.quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: envelope.payload),
                                               device: batch.device, sequence: batch.sequence)
                     report.quarantined += 1
@@ -63,7 +65,7 @@ public struct SecretZone: ZoneStore {
     }
 
     /// Merges one envelope; returns a quarantine reason when it cannot be applied.
-    private func merge(_ db: Connection, _ envelope: Envelope, into report: inout ApplyReport) throws -> String? {
+    private func merge(_ db: Connection, _ envelope: Envelope, pending anyPending: Bool, into report: inout ApplyReport) throws -> String? {
         guard envelope.kind == SecretStore.itemKind else { return "unknown record kind '\(envelope.kind)'" }
         guard envelope.formatVersion == Self.formatVersion else { return "unsupported secret format version \(envelope.formatVersion)" }
         guard envelope.incarnation >= 1 else { return "invalid incarnation \(envelope.incarnation)" }
@@ -83,23 +85,22 @@ public struct SecretZone: ZoneStore {
                 VALUES (?, 'syncable', 0, ?, ?, ?, ?)
                 """, [envelope.recordName, envelope.incarnation, envelope.version.clock, envelope.version.device, envelope.payload])
         }
-        try Journal.discard(db, recordName: envelope.recordName)
+        if anyPending { try Journal.discard(db, recordName: envelope.recordName) }
         report.applied += 1
         return nil
     }
 
     /// This device's state of a reference as an envelope: its body, else its newest marker.
     private func localEnvelope(_ db: Connection, _ reference: String) throws -> Envelope? {
-        switch try store.state(db, reference) {
-        case (.present(let item), let sealed?):
+        let marker = try newestMarker(db, reference)
+        if let (item, sealed) = try db.queryFirst(SecretStore.selectItem + " WHERE reference = ?", [reference], { (SecretStore.item($0), $0.blob(6) ?? []) }) {
             // A body of an incarnation this device saw deleted counts as deleted.
-            if let marker = try newestMarker(db, reference), marker.incarnation >= item.incarnation {
+            if let marker, marker.incarnation >= item.incarnation {
                 return Self.tombstone(reference, incarnation: marker.incarnation, version: marker.version)
             }
             return Self.envelope(item, sealed: sealed)
-        default:
-            return try newestMarker(db, reference).map { Self.tombstone(reference, incarnation: $0.incarnation, version: $0.version) }
         }
+        return marker.map { Self.tombstone(reference, incarnation: $0.incarnation, version: $0.version) }
     }
 
     private func newestMarker(_ db: Connection, _ reference: String) throws -> DeletionMarker? {

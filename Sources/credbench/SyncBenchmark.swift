@@ -1,0 +1,83 @@
+import CredentialVault
+import FoundationEssentials
+import Glibc
+
+/// A new device joining a remote that holds `size` hosts with passwords, and then one changed
+/// record synced: the join must scale with the vault, the one-change sync with the change.
+///
+/// The first device is built and published through the facade; the joining device is the real
+/// `credctl` (release build, beside this executable) in a child process, so its time and peak
+/// memory are its own.
+struct SyncBenchmark {
+    let size: Int
+
+    func run() throws -> SyncResult {
+        let directory = try TemporaryDirectory(prefix: "syncbench-\(size)")
+        let base = directory.path
+        let credctl = Self.siblingExecutable("credctl")
+        guard access(credctl, X_OK) == 0 else { throw BenchError("Build credctl in release mode first (swift build -c release).") }
+        let passphraseFile = base + "/sync-passphrase"
+        let passphrase = Array("benchmark sync passphrase".utf8)
+        let fd = open(passphraseFile, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        _ = passphrase.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+
+        let buildStart = MonotonicClock.now()
+        let first = try Vault.create(at: base + "/first", key: .keyFile(path: base + "/first.key"), kdf: .insecureForTesting())
+        try first.setRemote(directory: base + "/remote", syncPassphrase: try SecretBytes(copying: passphrase), kdf: .insecureForTesting())
+        var hosts: [Host] = []
+        for index in 0..<size {
+            hosts.append(try first.addHost(Host(label: "host-\(index)", hostname: "h\(index).example", username: "deploy"),
+                                           password: try SecretBytes(copying: Array("password-\(index)".utf8))))
+        }
+        let buildSeconds = MonotonicClock.seconds(since: buildStart)
+        let publishStart = MonotonicClock.now()
+        _ = try first.sync()
+        let publishSeconds = MonotonicClock.seconds(since: publishStart)
+
+        let environment = ["PATH=/usr/bin:/bin", "HOME=\(base)", "CREDCTL_INSECURE_FAST_KDF=1"]
+        let join = try ChildRun.run([credctl, "--vault", base + "/second", "--key-file", base + "/second.key", "init", "--join", base + "/remote",
+                                     "--sync-passphrase-file", passphraseFile], environment: environment)
+        guard join.status == 0 else { throw BenchError("credctl init --join failed (status \(join.status)).") }
+
+        let edited = hosts[size / 2]
+        try first.updateHost(try first.host(CanonicalUUID.text(edited.id)).with(port: 2222))
+        _ = try first.sync()
+        let oneChange = try ChildRun.run([credctl, "--vault", base + "/second", "sync"], environment: environment)
+        guard oneChange.status == 0 else { throw BenchError("credctl sync failed (status \(oneChange.status)).") }
+        let check = try Vault.open(at: base + "/second")
+        guard try check.host(CanonicalUUID.text(edited.id)).port == 2222, try check.hosts().count == size else {
+            throw BenchError("The joined device does not hold what the first device published.")
+        }
+        return SyncResult(hosts: size, records: 2 * size, buildSeconds: buildSeconds, publishSeconds: publishSeconds,
+                          joinSeconds: join.seconds, joinPeakMiB: join.peakMiB, oneChangeSyncMilliseconds: oneChange.seconds * 1_000,
+                          oneChangePeakMiB: oneChange.peakMiB, remoteObjects: Self.countFiles(base + "/remote"))
+    }
+
+    static func siblingExecutable(_ name: String) -> String {
+        var buffer = [CChar](repeating: 0, count: 4_096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let path = length > 0 ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        return (path.split(separator: "/").dropLast().map { "/" + $0 }.joined()) + "/" + name
+    }
+
+    static func countFiles(_ path: String) -> Int {
+        guard let directory = opendir(path) else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == "." || name == ".." { continue }
+            count += entry.pointee.d_type == UInt8(DT_DIR) ? countFiles(path + "/" + name) : 1
+        }
+        return count
+    }
+}
+
+private extension Host {
+    func with(port: Int) -> Host {
+        var copy = self
+        copy.port = port
+        return copy
+    }
+}
