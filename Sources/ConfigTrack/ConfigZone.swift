@@ -34,45 +34,23 @@ public struct ConfigZone: ZoneStore {
     }
 
     public func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
-        try store.write("acknowledge sent config changes") { db in
-            try SyncTables.reserve(db, zone: zone, through: sequence)
-            for envelope in sent { try Journal.acknowledge(db, recordName: envelope.recordName, version: envelope.version) }
-        }
+        try store.write("acknowledge sent config changes") { db in try SyncTables.acknowledge(db, zone: zone, sent: sent, sequence: sequence) }
     }
 
     public func apply(_ batch: IncomingBatch) throws -> ApplyReport {
         try store.write("apply fetched config changes") { db in
-            var report = ApplyReport()
-            for rejected in batch.rejected {
-                try SyncTables.quarantine(db, zone: zone, rejected, device: batch.device, sequence: batch.sequence)
-                report.quarantined += 1
-            }
-            // The clock moves past everything seen, once per batch.
-            if let newest = batch.envelopes.map(\.version).max() { try LocalClock.observe(db, newest) }
-            let anyPending = try Journal.pendingCount(db) > 0
-            for envelope in batch.envelopes {
-                if let reason = try merge(db, envelope, pending: anyPending, into: &report) {
-                    try SyncTables.quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: envelope.payload),
-                                              device: batch.device, sequence: batch.sequence)
-                    report.quarantined += 1
-                }
-            }
-            if batch.advancesCursor {
-                try SyncTables.advance(db, zone: zone, device: batch.device, sequence: batch.sequence, ownDevice: deviceID)
-            }
-            return report
+            try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batch: batch) { envelope, anyPending in try merge(db, envelope, pending: anyPending) }
         }
     }
 
-    /// Merges one envelope; returns a quarantine reason when it cannot be applied.
-    private func merge(_ db: Connection, _ envelope: Envelope, pending anyPending: Bool, into report: inout ApplyReport) throws -> String? {
-        guard let type = Self.kinds[envelope.kind] else { return "unknown record kind '\(envelope.kind)'" }
-        guard envelope.formatVersion == ConfigPayload.formatVersion else { return "unsupported \(envelope.kind) format version \(envelope.formatVersion)" }
-        guard let id = Self.id(of: envelope.recordName, kind: envelope.kind) else { return "malformed record name" }
+    /// Merges one envelope: applied, ignored (what this device has wins), or quarantined.
+    private func merge(_ db: Connection, _ envelope: Envelope, pending anyPending: Bool) throws -> MergeOutcome {
+        guard let type = Self.kinds[envelope.kind] else { return .quarantined("unknown record kind '\(envelope.kind)'") }
+        guard envelope.formatVersion == ConfigPayload.formatVersion else { return .quarantined("unsupported \(envelope.kind) format version \(envelope.formatVersion)") }
+        guard let id = Self.id(of: envelope.recordName, kind: envelope.kind) else { return .quarantined("malformed record name") }
         let local = try localEnvelope(db, recordName: envelope.recordName)
         if let local, !Merge.wins(envelope, over: local) {
-            report.ignored += 1
-            return nil
+            return .ignored
         }
         let key = CanonicalUUID.text(id)
         try db.run("SAVEPOINT incoming")
@@ -94,12 +72,11 @@ public struct ConfigZone: ZoneStore {
             // The fetched version beats whatever this device had, including a pending edit.
             if anyPending { try Journal.discard(db, recordName: envelope.recordName) }
             try db.run("RELEASE incoming")
-            report.applied += 1
-            return nil
+            return .applied
         } catch {
             try db.run("ROLLBACK TO incoming")
             try db.run("RELEASE incoming")
-            return "invalid \(envelope.kind) payload"
+            return .quarantined("invalid \(envelope.kind) payload")
         }
     }
 

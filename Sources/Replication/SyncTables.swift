@@ -57,4 +57,39 @@ public enum SyncTables {
         try Journal.quarantine(db, zone: zone, recordName: name, reason: rejected.reason, bytes: rejected.bytes,
                                at: RecordVersion(clock: HybridLogicalClock.wallMilliseconds() << HybridLogicalClock.counterBits, device: device))
     }
+
+    /// The shared part of `ZoneStore.acknowledge`: the sequence is used up, and each journal
+    /// entry is cleared only if it still holds exactly the version that was sent.
+    public static func acknowledge(_ db: Connection, zone: String, sent: [Envelope], sequence: UInt64) throws {
+        try reserve(db, zone: zone, through: sequence)
+        for envelope in sent { try Journal.acknowledge(db, recordName: envelope.recordName, version: envelope.version) }
+    }
+
+    /// The shared part of `ZoneStore.apply`, inside the store's write transaction: rejected
+    /// envelopes go to quarantine, the clock moves past everything seen, `merge` decides each
+    /// envelope (told whether any local edit is pending at all), and the cursor advances.
+    public static func apply(_ db: Connection, zone: String, ownDevice: String, batch: IncomingBatch,
+                             merge: (Envelope, _ anyPending: Bool) throws -> MergeOutcome) throws -> ApplyReport {
+        var report = ApplyReport()
+        for rejected in batch.rejected {
+            try quarantine(db, zone: zone, rejected, device: batch.device, sequence: batch.sequence)
+            report.quarantined += 1
+        }
+        if let newest = batch.envelopes.map(\.version).max() { try LocalClock.observe(db, newest) }
+        let anyPending = try Journal.pendingCount(db) > 0
+        for envelope in batch.envelopes {
+            switch try merge(envelope, anyPending) {
+            case .applied: report.applied += 1
+            case .ignored: report.ignored += 1
+            case .quarantined(let reason):
+                try quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: envelope.payload),
+                               device: batch.device, sequence: batch.sequence)
+                report.quarantined += 1
+            }
+        }
+        if batch.advancesCursor {
+            try advance(db, zone: zone, device: batch.device, sequence: batch.sequence, ownDevice: ownDevice)
+        }
+        return report
+    }
 }

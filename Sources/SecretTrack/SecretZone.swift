@@ -34,45 +34,23 @@ public struct SecretZone: ZoneStore {
     }
 
     public func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
-        try store.write("acknowledge sent secret changes") { db in
-            try SyncTables.reserve(db, zone: zone, through: sequence)
-            for envelope in sent { try Journal.acknowledge(db, recordName: envelope.recordName, version: envelope.version) }
-        }
+        try store.write("acknowledge sent secret changes") { db in try SyncTables.acknowledge(db, zone: zone, sent: sent, sequence: sequence) }
     }
 
     public func apply(_ batch: IncomingBatch) throws -> ApplyReport {
         try store.write("apply fetched secret changes") { db in
-            var report = ApplyReport()
-            for rejected in batch.rejected {
-                try SyncTables.quarantine(db, zone: zone, rejected, device: batch.device, sequence: batch.sequence)
-                report.quarantined += 1
-            }
-            // The clock moves past everything seen, once per batch.
-            if let newest = batch.envelopes.map(\.version).max() { try LocalClock.observe(db, newest) }
-            let anyPending = try Journal.pendingCount(db) > 0
-            for envelope in batch.envelopes {
-                if let reason = try merge(db, envelope, pending: anyPending, into: &report) {
-                    try SyncTables.quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: envelope.payload),
-                                              device: batch.device, sequence: batch.sequence)
-                    report.quarantined += 1
-                }
-            }
-            if batch.advancesCursor {
-                try SyncTables.advance(db, zone: zone, device: batch.device, sequence: batch.sequence, ownDevice: deviceID)
-            }
-            return report
+            try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batch: batch) { envelope, anyPending in try merge(db, envelope, pending: anyPending) }
         }
     }
 
-    /// Merges one envelope; returns a quarantine reason when it cannot be applied.
-    private func merge(_ db: Connection, _ envelope: Envelope, pending anyPending: Bool, into report: inout ApplyReport) throws -> String? {
-        guard envelope.kind == SecretStore.itemKind else { return "unknown record kind '\(envelope.kind)'" }
-        guard envelope.formatVersion == Self.formatVersion else { return "unsupported secret format version \(envelope.formatVersion)" }
-        guard envelope.incarnation >= 1 else { return "invalid incarnation \(envelope.incarnation)" }
-        if !envelope.deleted && !Self.looksSealed(envelope.payload) { return "the secret body is not a sealed body" }
+    /// Merges one envelope: applied, ignored (what this device has wins), or quarantined.
+    private func merge(_ db: Connection, _ envelope: Envelope, pending anyPending: Bool) throws -> MergeOutcome {
+        guard envelope.kind == SecretStore.itemKind else { return .quarantined("unknown record kind '\(envelope.kind)'") }
+        guard envelope.formatVersion == Self.formatVersion else { return .quarantined("unsupported secret format version \(envelope.formatVersion)") }
+        guard envelope.incarnation >= 1 else { return .quarantined("invalid incarnation \(envelope.incarnation)") }
+        if !envelope.deleted && !Self.looksSealed(envelope.payload) { return .quarantined("the secret body is not a sealed body") }
         if let local = try localEnvelope(db, envelope.recordName), !Merge.wins(envelope, over: local) {
-            report.ignored += 1
-            return nil
+            return .ignored
         }
         if envelope.deleted {
             // The marker for that incarnation first; the body goes only if it is of that life.
@@ -86,8 +64,7 @@ public struct SecretZone: ZoneStore {
                 """, [envelope.recordName, envelope.incarnation, envelope.version.clock, envelope.version.device, envelope.payload])
         }
         if anyPending { try Journal.discard(db, recordName: envelope.recordName) }
-        report.applied += 1
-        return nil
+        return .applied
     }
 
     /// This device's state of a reference as an envelope: its body, else its newest marker.
