@@ -15,12 +15,18 @@ struct RemoteBinding: Codable {
     let location: String
     let vaultID: String
     let transportKey: String
+    /// BLAKE2b of the `vault.json` bound to: a remote whose keys were re-created (after a reset)
+    /// is noticed even when its vault id is the same.
+    let keysDigest: String
 
     enum CodingKeys: String, CodingKey {
         case kind, location
         case vaultID = "vault_id"
         case transportKey = "transport_key"
+        case keysDigest = "keys_digest"
     }
+
+    static func digest(_ vaultJSON: [UInt8]) -> String { Base64.encode(GenericHash.hash(vaultJSON)) }
 
     func remote() throws -> any Remote {
         guard kind == "directory" else { throw VaultError(.storage, "The vault's remote kind '\(kind)' is not supported by this build.") }

@@ -1,3 +1,4 @@
+import ConfigTrack
 import FoundationEssentials
 import Replication
 import SecretTrack
@@ -9,15 +10,24 @@ extension Vault {
     /// vault unlocked); a device of the same vault binds to it with the sync passphrase.
     /// A remote that belongs to another vault is refused: join it from a new vault directory.
     /// Returns true when this call created the remote.
+    ///
+    /// `merge` rebinds explicitly after the remote was reset (its `vault.json` is gone): the keys
+    /// are published again, cursors reset, and every surviving local record queued again, so the
+    /// remote receives this device's whole state; sync then resumes.
     @discardableResult
-    public func setRemote(directory remotePath: String, syncPassphrase: SecretBytes, kdf: KDFParameters = .recommended()) throws(VaultError) -> Bool {
+    public func setRemote(directory remotePath: String, syncPassphrase: SecretBytes, kdf: KDFParameters = .recommended(),
+                          merge: Bool = false) throws(VaultError) -> Bool {
         try VaultError.wrapping {
+            let previous = try RemoteBinding.load(from: directory)
             let location = VaultDirectory(path: remotePath).path
             // A new remote folder is made private; an existing one (a Syncthing folder) is left as it is.
             if !VaultDirectory.exists(location) { try VaultDirectory(path: location).prepare() }
             let remote = DirectoryRemote(root: location)
-            var created = false
             var existing = try remote.get(RemoteVaultKeys.objectName)
+            // A bound vault whose remote lost its keys (reset) or moved is rebound only on request.
+            let changed = previous != nil && (existing == nil || previous?.location != location)
+            if changed && !merge { throw Self.rebindNeeded(location) }
+            var created = false
             if existing == nil {
                 let keys = RemoteVaultKeys(vaultID: vaultID, vaultKey: try secrets.vaultKeyForPublishing(), transportKey: try .random(count: SealedBox.keyCount))
                 if try remote.createOnly(RemoteVaultKeys.objectName, bytes: try keys.encoded(passphrase: syncPassphrase, kdf: kdf)) == .created { created = true }
@@ -28,8 +38,15 @@ extension Vault {
                 throw VaultError(.invalidInput, "The remote at \(location) belongs to another vault (\(keys.vaultID)).",
                                  hint: "Join it from a new vault directory: credctl init --join \(location) --vault NEW_DIR")
             }
-            try RemoteBinding(kind: "directory", location: location, vaultID: keys.vaultID, transportKey: keys.transportKey.withUnsafeBytes { Base64.encode($0) })
-                .save(in: directory)
+            let transportKey = keys.transportKey.withUnsafeBytes { Base64.encode($0) }
+            let rebinding = changed || (previous != nil && previous?.keysDigest != RemoteBinding.digest(existing ?? []))
+            if rebinding && !merge { throw Self.rebindNeeded(location) }
+            try RemoteBinding(kind: "directory", location: location, vaultID: keys.vaultID, transportKey: transportKey,
+                              keysDigest: RemoteBinding.digest(existing ?? [])).save(in: directory)
+            if rebinding {
+                try ConfigZone(store: config).requeueAll(nextSequence: try SyncTables.nextSequence(on: remote, zone: "config", device: deviceID))
+                try SecretZone(store: secrets).requeueAll(nextSequence: try SyncTables.nextSequence(on: remote, zone: "secrets", device: deviceID))
+            }
             return created
         }
     }
@@ -49,10 +66,15 @@ extension Vault {
             let keys = try openRemoteKeys(bytes, syncPassphrase: syncPassphrase)
             try directory.prepare()
             let vault = try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf, adopting: keys) }
-            try RemoteBinding(kind: "directory", location: location, vaultID: keys.vaultID, transportKey: keys.transportKey.withUnsafeBytes { Base64.encode($0) })
-                .save(in: directory)
+            try RemoteBinding(kind: "directory", location: location, vaultID: keys.vaultID, transportKey: keys.transportKey.withUnsafeBytes { Base64.encode($0) },
+                              keysDigest: RemoteBinding.digest(bytes)).save(in: directory)
             return vault
         }
+    }
+
+    private static func rebindNeeded(_ location: String) -> VaultError {
+        VaultError(.conflict, "This vault is bound to a remote that has since changed (reset, replaced or moved).",
+                   hint: "Rebind explicitly with: credctl remote set \(location) --merge")
     }
 
     static func openRemoteKeys(_ bytes: [UInt8], syncPassphrase: SecretBytes) throws -> RemoteVaultKeys {

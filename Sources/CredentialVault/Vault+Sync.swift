@@ -50,7 +50,11 @@ extension Vault {
                 return (.needsAttention, "the remote no longer holds this vault (vault.json is missing); it may have been reset")
             }
             let id = try RemoteVaultKeys.vaultID(in: bytes)
-            return id == binding.vaultID ? nil : (.needsAttention, "the remote now holds another vault (\(id)); it was reset or replaced")
+            guard id == binding.vaultID else { return (.needsAttention, "the remote now holds another vault (\(id)); it was reset or replaced") }
+            guard RemoteBinding.digest(bytes) == binding.keysDigest else {
+                return (.needsAttention, "the remote's keys were re-created (it was reset); rebind with credctl remote set --merge")
+            }
+            return nil
         } catch let error as ReplicationError where error.code == .unreachable {
             return (.localFallback, "remote unreachable: \(error.message)")
         } catch {

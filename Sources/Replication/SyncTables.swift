@@ -92,4 +92,20 @@ public enum SyncTables {
         }
         return report
     }
+
+    /// For an explicit rebind: forgets what was fetched (everything is fetched again; merging is
+    /// idempotent) and continues this device's sequence right after its last object still on
+    /// the remote — 1 when the remote was wiped — so other devices see no gap.
+    public static func restart(_ db: Connection, zone: String, nextSequence: UInt64) throws {
+        try db.run("DELETE FROM replication_cursors WHERE zone = ?", [zone])
+        try db.run("DELETE FROM replication_unreadable")
+        try db.run("INSERT OR REPLACE INTO replication_sequences (zone, next) VALUES (?, ?)", [zone, nextSequence])
+    }
+
+    /// The sequence after this device's last object of `zone` on the remote.
+    public static func nextSequence(on remote: any Remote, zone: String, device: String) throws -> UInt64 {
+        let last = try remote.list(prefix: "zones/\(zone)/\(device)/").compactMap { BatchObjectName($0, zone: zone) }
+            .filter { !$0.isConflictCopy }.map(\.sequence).max() ?? 0
+        return last + 1
+    }
 }

@@ -137,4 +137,29 @@ final class TwoDeviceSyncTests: CredctlTestCase {
         process.waitUntilExit()
         XCTAssertTrue(text.contains("credctl: syncing config: 1 received"), text)
     }
+
+    func testAfterAResetBothDevicesRebindWithMergeAndConverge() throws {
+        try join()
+        assertStatus(try a.run("host", "add", "from-a", "--hostname", "a.example"), 0)
+        assertStatus(try b.run("host", "add", "from-b", "--hostname", "b.example"), 0)
+        assertStatus(try a.run("sync"), 0)
+        // The shared folder is wiped (but still there: a missing folder reads as unmounted).
+        for name in try FileManager.default.contentsOfDirectory(atPath: remote) { try FileManager.default.removeItem(atPath: remote + "/" + name) }
+        assertStatus(try a.run("sync"), 1)
+        let refused = try a.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase)
+        assertStatus(refused, 1)
+        XCTAssertTrue(refused.stderr.contains("--merge"), refused.stderr)
+        assertStatus(try a.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase, "--merge"), 0)
+        assertStatus(try a.run("sync"), 0)
+        // B still holds the old keys: it notices and uploads nothing until it rebinds too.
+        assertStatus(try b.run("sync"), 1)
+        XCTAssertTrue(try b.run("status").output.contains("keys were re-created"))
+        assertStatus(try b.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase, "--merge"), 0)
+        assertStatus(try b.run("sync"), 0)
+        assertStatus(try a.run("sync"), 0)
+        for device in [a!, b!] {
+            let hosts = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try device.run("host", "list", "--json").stdout)) as? [String: Any])
+            XCTAssertEqual(Set((hosts["hosts"] as? [[String: Any]])?.compactMap { $0["label"] as? String } ?? []), ["from-a", "from-b"])
+        }
+    }
 }

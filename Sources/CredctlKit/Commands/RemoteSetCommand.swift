@@ -4,10 +4,12 @@ struct RemoteSetCommand: Command {
     static let spec = CommandSpec(
         path: ["remote", "set"],
         overview: "Bind the vault to a remote directory (a Syncthing or Nextcloud folder, a network mount). The first device creates the remote and chooses the sync passphrase; other devices join with credctl init --join. The remote only ever holds sealed objects.",
-        usage: ["remote set DIR [--sync-passphrase-file FILE]"],
-        options: [SyncPassphrase.option],
+        usage: ["remote set DIR [--sync-passphrase-file FILE] [--merge]"],
+        options: [SyncPassphrase.option,
+                  .init(name: "--merge", value: nil, help: "Rebind after the remote was reset or moved: publish the keys again if needed, refetch everything, and send all of this device's records again.")],
         positionals: 1...1,
-        examples: ["credctl remote set ~/Sync/credctl", "credctl remote set /mnt/share/vault --sync-passphrase-file ~/.config/credctl/sync"])
+        examples: ["credctl remote set ~/Sync/credctl", "credctl remote set /mnt/share/vault --sync-passphrase-file ~/.config/credctl/sync",
+                   "credctl remote set ~/Sync/credctl --merge"])
 
     let path: String
     let parsed: ParsedCommand
@@ -22,7 +24,7 @@ struct RemoteSetCommand: Command {
         let passphrase = try SyncPassphrase.read(parsed, choosing: true)
         // Creating the remote publishes the vault key (wrapped), so it needs the vault unlocked.
         try vault.unlock(try context.unlockKey(confirmNew: false))
-        let created = try vault.setRemote(directory: path, syncPassphrase: passphrase, kdf: context.kdf)
+        let created = try vault.setRemote(directory: path, syncPassphrase: passphrase, kdf: context.kdf, merge: parsed.flag("--merge"))
         Output.out(created ? "Created the remote in \(path); other devices join with: credctl init --join \(path)\n"
                            : "Bound to the remote in \(path).\n")
     }
