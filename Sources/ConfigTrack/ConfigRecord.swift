@@ -14,6 +14,12 @@ protocol ConfigRecord: Sendable {
     var version: RecordVersion? { get set }
     var columnValues: [SQLBindable] { get }
     static var selectSQL: String { get }
+    /// `INSERT OR REPLACE` of id, columns and version, built once per type.
+    static var insertSQL: String { get }
+    /// The columns and version of one record by id (no id), built once per type.
+    static var selectColumnsSQL: String { get }
+    /// `selectSQL` for one id.
+    static var selectByIDSQL: String { get }
     /// Builds a record from a row selected as `id, columns…, version_clock, version_device`.
     init(row: Row) throws
 }
@@ -24,6 +30,15 @@ extension ConfigRecord {
 
     /// The SELECT every read of this kind starts with. Each record type stores it once
     /// (`static let selectSQL = makeSelectSQL()`): it is built on every hot-path query otherwise.
+    static func makeInsertSQL() -> String {
+        let names = ["id"] + columns + ["version_clock", "version_device"]
+        return "INSERT OR REPLACE INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+    }
+
+    static func makeSelectColumnsSQL() -> String {
+        "SELECT \((columns + ["version_clock", "version_device"]).joined(separator: ", ")) FROM \(table) WHERE id = ?"
+    }
+
     static func makeSelectSQL() -> String {
         "SELECT id, \(columns.joined(separator: ", ")), version_clock, version_device FROM \(table)"
     }

@@ -90,7 +90,7 @@ public final class ConfigStore: Sendable {
     }
 
     func find<R: ConfigRecord>(_ db: Connection, _: R.Type, id: UUID) throws -> R? {
-        try db.queryFirst(R.selectSQL + " WHERE id = ?", [CanonicalUUID.text(id)]) { try R(row: $0) }
+        try db.queryFirst(R.selectByIDSQL, [CanonicalUUID.text(id)]) { try R(row: $0) }
     }
 
     /// Finds a record by id (canonical UUID text, any case) or by exact label.
@@ -132,10 +132,7 @@ public final class ConfigStore: Sendable {
         }
         var stamped = record
         stamped.version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
-        let names = ["id"] + R.columns + ["version_clock", "version_device"]
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        try db.run("INSERT OR REPLACE INTO \(R.table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))",
-                   [CanonicalUUID.text(record.id)] + stamped.columnValues + [stamped.version!.clock, deviceID])
+        try db.run(R.insertSQL, [CanonicalUUID.text(record.id)] + stamped.columnValues + [stamped.version!.clock, deviceID])
         try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [stamped.recordName])
         try Journal.record(db, JournalEntry(recordName: stamped.recordName, kind: R.kind, version: stamped.version!, deleted: false))
         return stamped

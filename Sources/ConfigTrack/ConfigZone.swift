@@ -61,12 +61,10 @@ public struct ConfigZone: ZoneStore {
                            [envelope.recordName, envelope.kind, envelope.version.clock, envelope.version.device])
             } else {
                 guard let values = ConfigPayload.decode(envelope.payload, count: type.columns.count) else { throw InvalidPayload() }
-                let names = ["id"] + type.columns + ["version_clock", "version_device"]
-                try db.run("INSERT OR REPLACE INTO \(type.table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
-                           [SQLValue.text(key)] + values + [SQLValue.integer(Int64(bitPattern: envelope.version.clock)), .text(envelope.version.device)])
+                try db.run(type.insertSQL, [SQLValue.text(key)] + values + [SQLValue.integer(Int64(bitPattern: envelope.version.clock)), .text(envelope.version.device)])
                 if local?.deleted == true { try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName]) }
                 // Read it back through the record type: a payload it cannot represent is invalid.
-                guard let record = try db.queryFirst(type.selectSQL + " WHERE id = ?", [key], { try type.init(row: $0) }) else { throw InvalidPayload() }
+                guard let record = try db.queryFirst(type.selectByIDSQL, [key], { try type.init(row: $0) }) else { throw InvalidPayload() }
                 if let labeled = record as? any LabeledRecord { try ConfigValidation.label(labeled.label, kind: type.kind) }
             }
             // The fetched version beats whatever this device had, including a pending edit.
@@ -86,8 +84,7 @@ public struct ConfigZone: ZoneStore {
     private func localEnvelope(_ db: Connection, recordName: String) throws -> Envelope? {
         guard let slash = recordName.firstIndex(of: "/"), let type = Self.kinds[String(recordName[..<slash])],
               let id = Self.id(of: recordName, kind: type.kind) else { return nil }
-        let columns = type.columns + ["version_clock", "version_device"]
-        if let (values, version) = try db.queryFirst("SELECT \(columns.joined(separator: ", ")) FROM \(type.table) WHERE id = ?", [CanonicalUUID.text(id)], { row in
+        if let (values, version) = try db.queryFirst(type.selectColumnsSQL, [CanonicalUUID.text(id)], { row in
             ((0..<Int32(type.columns.count)).map { row.value($0) },
              RecordVersion(clock: row.uint64(Int32(type.columns.count)), device: row.text(Int32(type.columns.count) + 1) ?? ""))
         }) {

@@ -23,6 +23,9 @@ extension Device: ConfigRecord {
     static let table = "devices"
     static let columns = ["display_name", "first_seen"]
     static let selectSQL = makeSelectSQL()
+    static let insertSQL = makeInsertSQL()
+    static let selectColumnsSQL = makeSelectColumnsSQL()
+    static let selectByIDSQL = selectSQL + " WHERE id = ?"
 
     var columnValues: [SQLBindable] { [displayName, firstSeen] }
 

@@ -39,6 +39,9 @@ extension Host: LabeledRecord {
     static let table = "hosts"
     static let columns = ["label", "hostname", "port", "username", "auth_method", "identity_id", "group_id", "jump_host_id", "password_ref"]
     static let selectSQL = makeSelectSQL()
+    static let insertSQL = makeInsertSQL()
+    static let selectColumnsSQL = makeSelectColumnsSQL()
+    static let selectByIDSQL = selectSQL + " WHERE id = ?"
 
     var columnValues: [SQLBindable] {
         [label, hostname, port, username, authMethod.rawValue, identityID.map(CanonicalUUID.text),

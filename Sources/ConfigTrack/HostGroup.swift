@@ -21,6 +21,9 @@ extension HostGroup: LabeledRecord {
     static let table = "host_groups"
     static let columns = ["label", "parent_id"]
     static let selectSQL = makeSelectSQL()
+    static let insertSQL = makeInsertSQL()
+    static let selectColumnsSQL = makeSelectColumnsSQL()
+    static let selectByIDSQL = selectSQL + " WHERE id = ?"
 
     var columnValues: [SQLBindable] { [label, parentID.map(CanonicalUUID.text)] }
 

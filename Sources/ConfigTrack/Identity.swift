@@ -34,6 +34,9 @@ extension Identity: LabeledRecord {
     static let table = "identities"
     static let columns = ["label", "username", "key_type", "public_key", "private_key_ref", "passphrase_ref"]
     static let selectSQL = makeSelectSQL()
+    static let insertSQL = makeInsertSQL()
+    static let selectColumnsSQL = makeSelectColumnsSQL()
+    static let selectByIDSQL = selectSQL + " WHERE id = ?"
 
     var columnValues: [SQLBindable] {
         [label, username, keyType.rawValue, publicKey, privateKeyRef.key, passphraseRef?.key]

@@ -40,6 +40,9 @@ extension PortForwardRule: ConfigRecord {
     static let table = "port_forwards"
     static let columns = ["host_id", "kind", "bind_address", "bind_port", "destination_host", "destination_port"]
     static let selectSQL = makeSelectSQL()
+    static let insertSQL = makeInsertSQL()
+    static let selectColumnsSQL = makeSelectColumnsSQL()
+    static let selectByIDSQL = selectSQL + " WHERE id = ?"
     /// One host's rules; resolving reads it for every connection.
     static let selectForHostSQL = selectSQL + " WHERE host_id = ? ORDER BY id"
 

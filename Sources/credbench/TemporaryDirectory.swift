@@ -23,6 +23,8 @@ final class TemporaryDirectory {
     }
 
     deinit {
+        // CREDBENCH_KEEP=1 leaves the vaults and remote behind, for profiling a run afterwards.
+        if getenv("CREDBENCH_KEEP").map({ String(cString: $0) }) == "1" { return }
         try? FileManager.default.removeItem(atPath: path)
     }
 }
