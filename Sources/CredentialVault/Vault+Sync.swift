@@ -67,6 +67,11 @@ extension Vault {
         if let (state, reason) = problem { return ZoneOutcome(failed: zone, state, reason) }
         do {
             let report = try ZoneEngine(store: store, remote: remote, transportKey: transportKey, progress: progress).run()
+            if report.foreignObjectsUnderOwnName > 0 {
+                return ZoneOutcome(zone: zone, state: .needsAttention,
+                                   reason: "another copy of this vault writes under this device's name (a copied vault directory, or a restored backup); its changes were merged, nothing was sent",
+                                   fetchedObjects: report.fetchedObjects, applied: report.applied, quarantined: report.quarantined, waiting: report.waiting, sentChanges: 0)
+            }
             return ZoneOutcome(zone: zone, state: .available, reason: nil, fetchedObjects: report.fetchedObjects, applied: report.applied,
                                quarantined: report.quarantined, waiting: report.waiting, sentChanges: report.sentChanges)
         } catch let error as ReplicationError {

@@ -25,6 +25,8 @@ public struct ZoneEngine: Sendable {
     public func run() throws -> ZoneSyncReport {
         var report = ZoneSyncReport(zone: store.zone)
         try fetch(into: &report)
+        // Someone else writes as this device: sending now could race it for the same names.
+        guard report.foreignObjectsUnderOwnName == 0 else { return report }
         try send(into: &report)
         return report
     }
@@ -49,6 +51,7 @@ public struct ZoneEngine: Sendable {
             while let name = objects[cursor + 1] {
                 guard try fetchObject(name, device: device, sequence: cursor + 1, into: &report) else { break }
                 cursor += 1
+                if device == store.deviceID { report.foreignObjectsUnderOwnName += 1 }
             }
         }
         for (parsed, name) in copies {

@@ -37,7 +37,7 @@ final class ConfigZoneSyncTests: XCTestCase {
         let group = try a.save(HostGroup(label: "prod"))
         try a.save(Host(label: "web", hostname: "web.example", groupID: group.id))
         let sent = try sync(a)
-        XCTAssertEqual(sent.sentChanges, 2)
+        XCTAssertEqual(sent.sentChanges, 2, "\(sent)")
         XCTAssertEqual(try a.counts().pendingChanges, 0, "acknowledged")
         let received = try sync(b)
         XCTAssertEqual(received.applied, 2)

@@ -162,4 +162,20 @@ final class TwoDeviceSyncTests: CredctlTestCase {
             XCTAssertEqual(Set((hosts["hosts"] as? [[String: Any]])?.compactMap { $0["label"] as? String } ?? []), ["from-a", "from-b"])
         }
     }
+
+    func testACopiedVaultDirectoryWritingAsTheSameDeviceIsCaughtNotOverwritten() throws {
+        assertStatus(try a.run("sync"), 0)
+        try FileManager.default.copyItem(atPath: directory + "/a", toPath: directory + "/a-copy")
+        let copy = CredctlRunner(vault: directory + "/a-copy", keyFile: directory + "/a.key")
+        assertStatus(try a.run("host", "add", "original", "--hostname", "o.example"), 0)
+        assertStatus(try copy.run("host", "add", "clone", "--hostname", "c.example"), 0)
+        assertStatus(try a.run("sync"), 0)
+        let clash = try copy.run("sync")
+        assertStatus(clash, 1)
+        XCTAssertTrue(try copy.run("status").output.contains("another copy of this vault writes under this device's name"))
+        XCTAssertTrue(try copy.run("host", "list").output.contains("original"), "the other writer's changes are merged, not lost")
+        try join()
+        XCTAssertTrue(try b.run("host", "list").output.contains("original"), "the first writer's object is intact")
+        XCTAssertFalse(try b.run("host", "list").output.contains("clone"), "the copy sent nothing while it was in doubt")
+    }
 }
