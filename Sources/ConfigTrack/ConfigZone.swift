@@ -53,32 +53,45 @@ public struct ConfigZone: ZoneStore {
             return .ignored
         }
         let key = CanonicalUUID.text(id)
-        try db.run("SAVEPOINT incoming")
-        do {
-            if envelope.deleted {
-                try db.run("DELETE FROM \(type.table) WHERE id = ?", [key])
-                try db.run("INSERT OR REPLACE INTO config_tombstones (record_name, kind, version_clock, version_device) VALUES (?, ?, ?, ?)",
-                           [envelope.recordName, envelope.kind, envelope.version.clock, envelope.version.device])
-            } else {
-                guard let values = ConfigPayload.decode(envelope.payload, count: type.columns.count) else { throw InvalidPayload() }
-                try db.run(type.insertSQL, [SQLValue.text(key)] + values + [SQLValue.integer(Int64(bitPattern: envelope.version.clock)), .text(envelope.version.device)])
-                if local?.deleted == true { try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName]) }
-                // Read it back through the record type: a payload it cannot represent is invalid.
-                guard let record = try db.queryFirst(type.selectByIDSQL, [key], { try type.init(row: $0) }) else { throw InvalidPayload() }
-                if let labeled = record as? any LabeledRecord { try ConfigValidation.label(labeled.label, kind: type.kind) }
+        if envelope.deleted {
+            try db.run("DELETE FROM \(type.table) WHERE id = ?", [key])
+            try db.run("INSERT OR REPLACE INTO config_tombstones (record_name, kind, version_clock, version_device) VALUES (?, ?, ?, ?)",
+                       [envelope.recordName, envelope.kind, envelope.version.clock, envelope.version.device])
+        } else {
+            // Checked before anything is written, by the code that reads the record from its table.
+            guard let values = ConfigPayload.decode(envelope.payload, count: type.columns.count) else { return .quarantined("invalid \(envelope.kind) payload") }
+            let row = [SQLValue.text(key)] + values + [SQLValue.integer(Int64(bitPattern: envelope.version.clock)), .text(envelope.version.device)]
+            do {
+                try Self.validate(try type.init(row: Row(values: row)))
+            } catch {
+                return .quarantined("invalid \(envelope.kind) payload")
             }
-            // The fetched version beats whatever this device had, including a pending edit.
-            if anyPending { try Journal.discard(db, recordName: envelope.recordName) }
-            try db.run("RELEASE incoming")
-            return .applied
-        } catch {
-            try db.run("ROLLBACK TO incoming")
-            try db.run("RELEASE incoming")
-            return .quarantined("invalid \(envelope.kind) payload")
+            try db.run(type.insertSQL, row)
+            if local?.deleted == true { try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName]) }
         }
+        // The fetched version beats whatever this device had, including a pending edit.
+        if anyPending { try Journal.discard(db, recordName: envelope.recordName) }
+        return .applied
     }
 
-    private struct InvalidPayload: Error {}
+    /// The field rules a local edit must pass, applied to a record from elsewhere too (values of
+    /// the wrong type read as empty or 0 and fail here).
+    static func validate(_ record: any ConfigRecord) throws {
+        if let labeled = record as? any LabeledRecord { try ConfigValidation.label(labeled.label, kind: type(of: record).kind) }
+        switch record {
+        case let host as Host:
+            _ = try ConfigValidation.hostname(host.hostname)
+            try ConfigValidation.port(host.port)
+            if let username = host.username { try ConfigValidation.username(username) }
+        case let rule as PortForwardRule:
+            if !(rule.kind == .remote && rule.bindPort == 0) { try ConfigValidation.port(rule.bindPort) }
+            if let port = rule.destinationPort { try ConfigValidation.port(port) }
+        case let device as Device:
+            try ConfigValidation.label(device.displayName, kind: "device")
+        default:
+            break
+        }
+    }
 
     /// This device's current state of a record as an envelope: the live row or its tombstone.
     private func localEnvelope(_ db: Connection, recordName: String) throws -> Envelope? {

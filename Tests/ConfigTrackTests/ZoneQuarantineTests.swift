@@ -90,4 +90,19 @@ final class ZoneQuarantineTests: XCTestCase {
         XCTAssertEqual(try sync().applied, 1)
         XCTAssertEqual(try store.counts().quarantined, 0)
     }
+
+    func testARecordThatBreaksTheFieldRulesIsQuarantinedBeforeAnythingIsWritten() throws {
+        let good = try hostEnvelope("fine")
+        var values = try XCTUnwrap(ConfigPayload.decode(good.payload, count: Host.columns.count))
+        values[2] = .text("twenty-two")  // the port
+        let bad = Envelope(recordName: good.recordName, kind: "host", formatVersion: 1, version: good.version, deleted: false,
+                           incarnation: 0, payload: ConfigPayload.encode(values))
+        values[2] = .integer(22)
+        values[1] = .text("-oProxyCommand=touch /tmp/x")  // the hostname
+        let hostile = Envelope(recordName: "host/" + CanonicalUUID.text(UUID()), kind: "host", formatVersion: 1, version: good.version,
+                               deleted: false, incarnation: 0, payload: ConfigPayload.encode(values))
+        try publish([bad, hostile], sequence: 1)
+        XCTAssertEqual(try sync().quarantined, 2)
+        XCTAssertEqual(try store.hosts(), [])
+    }
 }

@@ -103,4 +103,16 @@ final class RowTests: SQLiteTestCase {
         let stored = try read(id) { $0.text(0) }
         XCTAssertEqual(stored, "before\u{0}after")
     }
+
+    func testARowOfValuesReadsLikeADatabaseRow() {
+        let row = Row(values: [.integer(7), .text("seven"), .null, .blob([1, 2]), .real(2.9)])
+        XCTAssertEqual(row.int(0), 7)
+        XCTAssertEqual(row.text(1), "seven")
+        XCTAssertTrue(row.isNull(2))
+        XCTAssertNil(row.text(2))
+        XCTAssertEqual(row.blob(3), [1, 2])
+        XCTAssertEqual(row.int64(4), 2)
+        XCTAssertEqual(row.int(1), 0, "text read as a number is 0, as SQLite would convert it")
+        XCTAssertTrue(row.isNull(9), "past the end is NULL")
+    }
 }
