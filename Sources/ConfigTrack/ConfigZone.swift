@@ -39,12 +39,12 @@ public struct ConfigZone: ZoneStore {
 
     public func apply(_ batch: IncomingBatch) throws -> ApplyReport {
         try store.write("apply fetched config changes") { db in
-            try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batch: batch) { envelope, anyPending in try merge(db, envelope, pending: anyPending) }
+            try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batch: batch) { envelope, pending in try merge(db, envelope, pending: pending) }
         }
     }
 
     /// Merges one envelope: applied, ignored (what this device has wins), or quarantined.
-    private func merge(_ db: Connection, _ envelope: Envelope, pending anyPending: Bool) throws -> MergeOutcome {
+    private func merge(_ db: Connection, _ envelope: Envelope, pending: Bool) throws -> MergeOutcome {
         guard let type = Self.kinds[envelope.kind] else { return .quarantined("unknown record kind '\(envelope.kind)'") }
         guard envelope.formatVersion == ConfigPayload.formatVersion else { return .quarantined("unsupported \(envelope.kind) format version \(envelope.formatVersion)") }
         guard let id = Self.id(of: envelope.recordName, kind: envelope.kind) else { return .quarantined("malformed record name") }
@@ -70,7 +70,7 @@ public struct ConfigZone: ZoneStore {
             if local?.deleted == true { try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName]) }
         }
         // The fetched version beats whatever this device had, including a pending edit.
-        if anyPending { try Journal.discard(db, recordName: envelope.recordName) }
+        if pending { try Journal.discard(db, recordName: envelope.recordName) }
         return .applied
     }
 

@@ -67,18 +67,18 @@ public enum SyncTables {
 
     /// The shared part of `ZoneStore.apply`, inside the store's write transaction: rejected
     /// envelopes go to quarantine, the clock moves past everything seen, `merge` decides each
-    /// envelope (told whether any local edit is pending at all), and the cursor advances.
+    /// envelope (told whether that record has a pending local edit), and the cursor advances.
     public static func apply(_ db: Connection, zone: String, ownDevice: String, batch: IncomingBatch,
-                             merge: (Envelope, _ anyPending: Bool) throws -> MergeOutcome) throws -> ApplyReport {
+                             merge: (Envelope, _ pending: Bool) throws -> MergeOutcome) throws -> ApplyReport {
         var report = ApplyReport()
         for rejected in batch.rejected {
             try quarantine(db, zone: zone, rejected, device: batch.device, sequence: batch.sequence)
             report.quarantined += 1
         }
         if let newest = batch.envelopes.map(\.version).max() { try LocalClock.observe(db, newest) }
-        let anyPending = try Journal.pendingCount(db) > 0
+        let pending = Set(try db.query("SELECT record_name FROM replication_journal") { $0.text(0) ?? "" })
         for envelope in batch.envelopes {
-            switch try merge(envelope, anyPending) {
+            switch try merge(envelope, pending.contains(envelope.recordName)) {
             case .applied: report.applied += 1
             case .ignored: report.ignored += 1
             case .quarantined(let reason):

@@ -39,12 +39,12 @@ public struct SecretZone: ZoneStore {
 
     public func apply(_ batch: IncomingBatch) throws -> ApplyReport {
         try store.write("apply fetched secret changes") { db in
-            try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batch: batch) { envelope, anyPending in try merge(db, envelope, pending: anyPending) }
+            try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batch: batch) { envelope, pending in try merge(db, envelope, pending: pending) }
         }
     }
 
     /// Merges one envelope: applied, ignored (what this device has wins), or quarantined.
-    private func merge(_ db: Connection, _ envelope: Envelope, pending anyPending: Bool) throws -> MergeOutcome {
+    private func merge(_ db: Connection, _ envelope: Envelope, pending: Bool) throws -> MergeOutcome {
         guard envelope.kind == SecretStore.itemKind else { return .quarantined("unknown record kind '\(envelope.kind)'") }
         guard envelope.formatVersion == Self.formatVersion else { return .quarantined("unsupported secret format version \(envelope.formatVersion)") }
         guard envelope.incarnation >= 1 else { return .quarantined("invalid incarnation \(envelope.incarnation)") }
@@ -63,7 +63,7 @@ public struct SecretZone: ZoneStore {
                 VALUES (?, 'syncable', 0, ?, ?, ?, ?)
                 """, [envelope.recordName, envelope.incarnation, envelope.version.clock, envelope.version.device, envelope.payload])
         }
-        if anyPending { try Journal.discard(db, recordName: envelope.recordName) }
+        if pending { try Journal.discard(db, recordName: envelope.recordName) }
         return .applied
     }
 
