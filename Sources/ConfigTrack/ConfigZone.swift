@@ -39,16 +39,20 @@ public struct ConfigZone: ZoneStore {
 
     public func apply(_ batch: IncomingBatch) throws -> ApplyReport {
         try store.write("apply fetched config changes") { db in
-            try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batch: batch) { envelope, pending in try merge(db, envelope, pending: pending) }
+            // A device that never saw a deletion (a fresh join) skips the tombstone lookups.
+            let tombstones = try db.queryFirst("SELECT EXISTS (SELECT 1 FROM config_tombstones)") { $0.bool(0) } ?? true
+            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batch: batch) { envelope, pending in
+                try merge(db, envelope, pending: pending, tombstones: tombstones)
+            }
         }
     }
 
     /// Merges one envelope: applied, ignored (what this device has wins), or quarantined.
-    private func merge(_ db: Connection, _ envelope: Envelope, pending: Bool) throws -> MergeOutcome {
+    private func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, tombstones: Bool) throws -> MergeOutcome {
         guard let type = Self.kinds[envelope.kind] else { return .quarantined("unknown record kind '\(envelope.kind)'") }
         guard envelope.formatVersion == ConfigPayload.formatVersion else { return .quarantined("unsupported \(envelope.kind) format version \(envelope.formatVersion)") }
         guard let id = Self.id(of: envelope.recordName, kind: envelope.kind) else { return .quarantined("malformed record name") }
-        let local = try localEnvelope(db, recordName: envelope.recordName)
+        let local = try localEnvelope(db, recordName: envelope.recordName, tombstones: tombstones)
         if let local, !Merge.wins(envelope, over: local) {
             return .ignored
         }
@@ -94,7 +98,7 @@ public struct ConfigZone: ZoneStore {
     }
 
     /// This device's current state of a record as an envelope: the live row or its tombstone.
-    private func localEnvelope(_ db: Connection, recordName: String) throws -> Envelope? {
+    private func localEnvelope(_ db: Connection, recordName: String, tombstones: Bool = true) throws -> Envelope? {
         guard let slash = recordName.firstIndex(of: "/"), let type = Self.kinds[String(recordName[..<slash])],
               let id = Self.id(of: recordName, kind: type.kind) else { return nil }
         if let (values, version) = try db.queryFirst(type.selectColumnsSQL, [CanonicalUUID.text(id)], { row in
@@ -104,6 +108,7 @@ public struct ConfigZone: ZoneStore {
             return Envelope(recordName: recordName, kind: type.kind, formatVersion: ConfigPayload.formatVersion, version: version,
                             deleted: false, incarnation: 0, payload: ConfigPayload.encode(values))
         }
+        guard tombstones else { return nil }
         return try db.queryFirst("SELECT version_clock, version_device FROM config_tombstones WHERE record_name = ?", [recordName]) {
             tombstone(recordName, kind: type.kind, version: RecordVersion(clock: $0.uint64(0), device: $0.text(1) ?? ""))
         }

@@ -39,17 +39,21 @@ public struct SecretZone: ZoneStore {
 
     public func apply(_ batch: IncomingBatch) throws -> ApplyReport {
         try store.write("apply fetched secret changes") { db in
-            try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batch: batch) { envelope, pending in try merge(db, envelope, pending: pending) }
+            // A device that never saw a deletion (a fresh join) skips the marker lookups.
+            let markers = try db.queryFirst("SELECT EXISTS (SELECT 1 FROM deletion_markers)") { $0.bool(0) } ?? true
+            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batch: batch) { envelope, pending in
+                try merge(db, envelope, pending: pending, markers: markers)
+            }
         }
     }
 
     /// Merges one envelope: applied, ignored (what this device has wins), or quarantined.
-    private func merge(_ db: Connection, _ envelope: Envelope, pending: Bool) throws -> MergeOutcome {
+    private func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, markers: Bool) throws -> MergeOutcome {
         guard envelope.kind == SecretStore.itemKind else { return .quarantined("unknown record kind '\(envelope.kind)'") }
         guard envelope.formatVersion == Self.formatVersion else { return .quarantined("unsupported secret format version \(envelope.formatVersion)") }
         guard envelope.incarnation >= 1 else { return .quarantined("invalid incarnation \(envelope.incarnation)") }
         if !envelope.deleted && !Self.looksSealed(envelope.payload) { return .quarantined("the secret body is not a sealed body") }
-        if let local = try localEnvelope(db, envelope.recordName), !Merge.wins(envelope, over: local) {
+        if let local = try localEnvelope(db, envelope.recordName, markers: markers), !Merge.wins(envelope, over: local) {
             return .ignored
         }
         if envelope.deleted {
@@ -68,8 +72,8 @@ public struct SecretZone: ZoneStore {
     }
 
     /// This device's state of a reference as an envelope: its body, else its newest marker.
-    private func localEnvelope(_ db: Connection, _ reference: String) throws -> Envelope? {
-        let marker = try newestMarker(db, reference)
+    private func localEnvelope(_ db: Connection, _ reference: String, markers: Bool) throws -> Envelope? {
+        let marker = markers ? try newestMarker(db, reference) : nil
         if let (item, sealed) = try db.queryFirst(SecretStore.selectItem + " WHERE reference = ?", [reference], { (SecretStore.item($0), $0.blob(6) ?? []) }) {
             // A body of an incarnation this device saw deleted counts as deleted.
             if let marker, marker.incarnation >= item.incarnation {
