@@ -6,4 +6,7 @@ public enum MergeOutcome: Sendable, Equatable {
     case ignored
     /// It cannot be applied; kept in quarantine with this reason.
     case quarantined(String)
+    /// It cannot be applied and its bytes must not be kept (they might be an unsealed secret):
+    /// only the reason is recorded.
+    case refused(String)
 }

@@ -68,11 +68,14 @@ public enum SyncTables {
     /// The shared part of `ZoneStore.apply`, inside the store's write transaction: rejected
     /// envelopes go to quarantine, the clock moves past everything seen, `merge` decides each
     /// envelope (told whether that record has a pending local edit), and the cursor advances.
-    public static func apply(_ db: Connection, zone: String, ownDevice: String, batch: IncomingBatch,
+    /// `keepsRejectedBytes` is false for zones whose unreadable bytes might hold a secret in
+    /// the clear: then only the reason is kept.
+    public static func apply(_ db: Connection, zone: String, ownDevice: String, batch: IncomingBatch, keepsRejectedBytes: Bool = true,
                              merge: (Envelope, _ pending: Bool) throws -> MergeOutcome) throws -> ApplyReport {
         var report = ApplyReport()
         for rejected in batch.rejected {
-            try quarantine(db, zone: zone, rejected, device: batch.device, sequence: batch.sequence)
+            let kept = keepsRejectedBytes ? rejected : RejectedEnvelope(recordName: rejected.recordName, reason: rejected.reason, bytes: [])
+            try quarantine(db, zone: zone, kept, device: batch.device, sequence: batch.sequence)
             report.quarantined += 1
         }
         if let newest = batch.envelopes.map(\.version).max() { try LocalClock.observe(db, newest) }
@@ -83,6 +86,10 @@ public enum SyncTables {
             case .ignored: report.ignored += 1
             case .quarantined(let reason):
                 try quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: envelope.payload),
+                               device: batch.device, sequence: batch.sequence)
+                report.quarantined += 1
+            case .refused(let reason):
+                try quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: []),
                                device: batch.device, sequence: batch.sequence)
                 report.quarantined += 1
             }

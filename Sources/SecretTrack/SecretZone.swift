@@ -41,7 +41,7 @@ public struct SecretZone: ZoneStore {
         try store.write("apply fetched secret changes") { db in
             // A device that never saw a deletion (a fresh join) skips the marker lookups.
             let markers = try db.queryFirst("SELECT EXISTS (SELECT 1 FROM deletion_markers)") { $0.bool(0) } ?? true
-            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batch: batch) { envelope, pending in
+            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batch: batch, keepsRejectedBytes: false) { envelope, pending in
                 try merge(db, envelope, pending: pending, markers: markers)
             }
         }
@@ -52,7 +52,8 @@ public struct SecretZone: ZoneStore {
         guard envelope.kind == SecretStore.itemKind else { return .quarantined("unknown record kind '\(envelope.kind)'") }
         guard envelope.formatVersion == Self.formatVersion else { return .quarantined("unsupported secret format version \(envelope.formatVersion)") }
         guard envelope.incarnation >= 1 else { return .quarantined("invalid incarnation \(envelope.incarnation)") }
-        if !envelope.deleted && !Self.looksSealed(envelope.payload) { return .quarantined("the secret body is not a sealed body") }
+        // Bytes that are not a sealed body could be a plaintext secret: never kept on disk.
+        if !envelope.deleted && !Self.looksSealed(envelope.payload) { return .refused("the secret body is not a sealed body (its bytes were not kept)") }
         if let local = try localEnvelope(db, envelope.recordName, markers: markers), !Merge.wins(envelope, over: local) {
             return .ignored
         }

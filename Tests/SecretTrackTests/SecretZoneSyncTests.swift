@@ -101,6 +101,15 @@ final class SecretZoneSyncTests: XCTestCase {
         let report = try sync(b)
         XCTAssertEqual(report.quarantined, 2)
         XCTAssertEqual(try b.counts().quarantined, 2)
+        let kept = try b.read("check") { db in try db.query("SELECT length(bytes) FROM replication_quarantine WHERE record_name = ?", [self.reference]) { $0.int(0) } }
+        XCTAssertEqual(kept, [0], "a body that is not sealed is not stored anywhere")
         assertCode(.quarantined) { _ = try self.b.read(self.reference) }
+    }
+
+    func testUnreadableObjectsInTheSecretsZoneAreQuarantinedWithoutTheirBytes() throws {
+        _ = try remote.createOnly(Batch.objectName(zone: "secrets", device: "device-x", sequence: 1), bytes: Array("plaintext password!".utf8) + [UInt8](repeating: 0, count: 40))
+        for _ in 0..<SyncTables.attemptsBeforeQuarantine { try sync(b) }
+        let kept = try b.read("check") { db in try db.query("SELECT length(bytes) FROM replication_quarantine", []) { $0.int(0) } }
+        XCTAssertEqual(kept, [0])
     }
 }
