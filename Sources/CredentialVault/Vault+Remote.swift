@@ -43,6 +43,8 @@ extension Vault {
             if rebinding && !merge { throw Self.rebindNeeded(location) }
             try RemoteBinding(kind: "directory", location: location, vaultID: keys.vaultID, transportKey: transportKey,
                               keysDigest: RemoteBinding.digest(existing ?? [])).save(in: directory)
+            // Secrets stored before the remote was bound become syncable now (and on every unlock).
+            if secrets.isUnlocked { try secrets.migrateDeviceOnlyItems() }
             if rebinding {
                 try ConfigZone(store: config).requeueAll(nextSequence: try SyncTables.nextSequence(on: remote, zone: "config", device: deviceID))
                 try SecretZone(store: secrets).requeueAll(nextSequence: try SyncTables.nextSequence(on: remote, zone: "secrets", device: deviceID))

@@ -69,9 +69,14 @@ public final class Vault: Sendable {
         }
     }
 
-    /// Unlocks the secret track with `key`; `wrongKey` if it does not fit.
+    /// Unlocks the secret track with `key`; `wrongKey` if it does not fit. With a remote bound,
+    /// every unlock also makes device-only secrets syncable (every launch, no "done" flag: an
+    /// item that could not be migrated is simply tried again next time).
     public func unlock(_ key: UnlockKey) throws(VaultError) {
-        try VaultError.wrapping { try secrets.unlock(try Self.keyProvider(for: key, creating: false)) }
+        try VaultError.wrapping {
+            try secrets.unlock(try Self.keyProvider(for: key, creating: false))
+            if hasRemote { try secrets.migrateDeviceOnlyItems() }
+        }
     }
 
     /// Forgets the unwrapped keys.

@@ -39,6 +39,8 @@ public struct VaultStatus: Sendable {
     public let deviceOnlySecrets: Int
     public let syncableSecrets: Int
     public let deletionMarkers: Int
+    /// Device-only secrets that the next unlock will make syncable (with a remote bound).
+    public let awaitingMigration: Int
     public let zones: [Zone]
     /// Where the vault syncs, if anywhere (a path; never a credential).
     public let remote: String?
@@ -56,6 +58,7 @@ extension Vault {
                 unlockMethods: try secrets.providers().map(\.rawValue), passphraseKDF: try secrets.passphraseParameters(),
                 hosts: configCounts.hosts, groups: configCounts.groups, identities: configCounts.identities, forwards: configCounts.forwards,
                 deviceOnlySecrets: secretCounts.deviceOnly, syncableSecrets: secretCounts.syncable, deletionMarkers: secretCounts.deletionMarkers,
+                awaitingMigration: binding == nil ? 0 : secretCounts.awaitingMigration,
                 zones: [
                     zone(.config, binding: binding, records: records, pending: configCounts.pendingChanges, quarantined: configCounts.quarantined),
                     zone(.secrets, binding: binding, records: records, pending: secretCounts.pendingChanges, quarantined: secretCounts.quarantined),

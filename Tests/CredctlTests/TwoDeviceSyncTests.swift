@@ -178,4 +178,17 @@ final class TwoDeviceSyncTests: CredctlTestCase {
         XCTAssertTrue(try b.run("host", "list").output.contains("original"), "the first writer's object is intact")
         XCTAssertFalse(try b.run("host", "list").output.contains("clone"), "the copy sent nothing while it was in doubt")
     }
+
+    func testSecretsStoredBeforeTheRemoteWasSetSyncToo() throws {
+        let early = CredctlRunner(vault: directory + "/early", keyFile: directory + "/early.key")
+        assertStatus(try early.run("init"), 0)
+        assertStatus(try early.run(["host", "add", "old", "--hostname", "old.example", "--password-stdin"], input: Array("from-before".utf8)), 0)
+        let otherRemote = directory + "/remote-early"
+        assertStatus(try early.run("remote", "set", otherRemote, "--sync-passphrase-file", syncPassphrase), 0)
+        XCTAssertTrue(try early.run("status").output.contains("0 device-only, 1 syncable"))
+        assertStatus(try early.run("sync"), 0)
+        let joined = CredctlRunner(vault: directory + "/joined", keyFile: directory + "/joined.key")
+        assertStatus(try joined.run("init", "--join", otherRemote, "--sync-passphrase-file", syncPassphrase), 0)
+        XCTAssertEqual(try joined.run("read", "cred://host/old/password").output, "from-before")
+    }
 }

@@ -24,7 +24,8 @@ struct StatusCommand: Command {
                 } ?? .null),
                 ("counts", .object([("hosts", .int(status.hosts)), ("groups", .int(status.groups)), ("identities", .int(status.identities)),
                                     ("forwards", .int(status.forwards)), ("device_only_secrets", .int(status.deviceOnlySecrets)),
-                                    ("syncable_secrets", .int(status.syncableSecrets)), ("deletion_markers", .int(status.deletionMarkers))])),
+                                    ("syncable_secrets", .int(status.syncableSecrets)), ("deletion_markers", .int(status.deletionMarkers)),
+                                    ("awaiting_migration", .int(status.awaitingMigration))])),
                 ("remote", .optional(status.remote)),
                 ("zones", .array(status.zones.map { zone in
                     .object([("name", .string(zone.name)), ("state", .string(zone.state.rawValue)), ("reason", .optional(zone.reason)),
@@ -45,7 +46,8 @@ struct StatusCommand: Command {
         }
         lines += [
             "Hosts:       \(status.hosts)    Groups: \(status.groups)    Identities: \(status.identities)    Forwards: \(status.forwards)",
-            "Secrets:     \(status.deviceOnlySecrets) device-only, \(status.syncableSecrets) syncable, \(status.deletionMarkers) deletion markers",
+            "Secrets:     \(status.deviceOnlySecrets) device-only, \(status.syncableSecrets) syncable, \(status.deletionMarkers) deletion markers"
+                + (status.awaitingMigration > 0 ? ", \(status.awaitingMigration) to become syncable at the next unlock" : ""),
         ]
         if let remote = status.remote { lines.append("Remote:      \(remote)") }
         for zone in status.zones {
