@@ -52,6 +52,10 @@ public final class Connection {
             sqlite3_close_v2(db)
             throw error
         }
+        // Keep the -wal and -shm files when the last connection closes: each short-lived
+        // process (a credctl command) would otherwise recreate, size and delete them again.
+        var persist: Int32 = 1
+        sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         handle = db
         self.path = path
     }

@@ -153,4 +153,16 @@ final class ConnectionTests: SQLiteTestCase {
         XCTAssertEqual(try db.query("SELECT x FROM t ORDER BY x") { $0.int(0) }, [1, 2, 3])
         XCTAssertEqual(try db.queryFirst("SELECT x FROM t WHERE x > ?", [5]) { $0.int(0) }, nil as Int?)
     }
+
+    /// Short-lived processes reuse the WAL files instead of recreating them on every run.
+    func testTheWALFilesOutliveTheConnectionAndStayPrivate() throws {
+        do {
+            let db = try Connection(path: path())
+            try db.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1)")
+        }
+        for suffix in ["-wal", "-shm"] {
+            XCTAssertEqual(permissions(path() + suffix), 0o600, suffix)
+        }
+        XCTAssertEqual(try Connection(path: path()).queryFirst("SELECT x FROM t") { $0.int(0) }, 1)
+    }
 }
