@@ -11,6 +11,11 @@ extension Vault {
     /// Needs no unlocking. Throws only when the vault has no remote.
     /// `progress` is told, during long runs, how far each zone has come.
     public func sync(zones: [SyncZone] = SyncZone.allCases, progress: (@Sendable (SyncZone, Int, Int) -> Void)? = nil) throws(VaultError) -> [ZoneOutcome] {
+        // One sync at a time per vault: two would race each other for the same object names.
+        try VaultError.wrapping { try directory.withExclusiveLock { try syncLocked(zones: zones, progress: progress) } }
+    }
+
+    private func syncLocked(zones: [SyncZone], progress: (@Sendable (SyncZone, Int, Int) -> Void)?) throws -> [ZoneOutcome] {
         try VaultError.wrapping {
             guard let binding = try RemoteBinding.load(from: directory) else {
                 throw VaultError(.noRemote, "This vault has no remote to sync with.", hint: "Set one with: credctl remote set DIR")

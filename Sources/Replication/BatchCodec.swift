@@ -103,7 +103,10 @@ public enum BatchCodec {
             guard reader.isAtEnd else { throw EnvelopeFailure(recordName: recordName, reason: "trailing bytes after the envelope") }
             guard deletedFlag <= 1 else { throw EnvelopeFailure(recordName: recordName, reason: "invalid deleted flag") }
             guard hash == GenericHash.hash(payload) else { throw EnvelopeFailure(recordName: recordName, reason: "payload hash mismatch") }
-            guard version.clock <= UInt64(Int64.max) else { throw EnvelopeFailure(recordName: recordName, reason: "clock out of range") }
+            // A clock far ahead of this machine's would drag every later local edit past it (and
+            // eventually out of range); a device days off is fine, a year is not.
+            let horizon = (HybridLogicalClock.wallMilliseconds() + 366 * 86_400_000) << HybridLogicalClock.counterBits
+            guard version.clock <= min(UInt64(Int64.max), horizon) else { throw EnvelopeFailure(recordName: recordName, reason: "clock out of range") }
             guard deletedFlag == 0 || payload.isEmpty else { throw EnvelopeFailure(recordName: recordName, reason: "tombstone with a payload") }
             return Envelope(recordName: name, kind: kind, formatVersion: format, version: version, deleted: deletedFlag == 1,
                             incarnation: incarnation, payload: payload)

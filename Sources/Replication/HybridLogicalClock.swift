@@ -10,7 +10,7 @@ public enum HybridLogicalClock {
 
     /// The reading that follows `last` at wall time `nowMilliseconds`.
     public static func next(after last: UInt64, nowMilliseconds: UInt64) -> UInt64 {
-        max(nowMilliseconds << counterBits, last &+ 1)
+        max(nowMilliseconds << counterBits, last == .max ? last : last + 1)
     }
 
     /// Wall-clock milliseconds since the Unix epoch.

@@ -77,9 +77,9 @@ extension SecretStore {
             try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device) VALUES (?, ?, ?, ?)",
                        [reference, item.incarnation, version.clock, version.device])
             try db.run("DELETE FROM secret_items WHERE reference = ?", [reference])
-            if item.availability == .syncable {
-                try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: version, deleted: true, incarnation: item.incarnation))
-            }
+            // Every deletion travels, even of a device-only item: a tombstone carries no secret,
+            // and a marker this device keeps must be one the others know, or they would disagree.
+            try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: version, deleted: true, incarnation: item.incarnation))
             return marker
         }
     }

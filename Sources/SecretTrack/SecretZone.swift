@@ -49,9 +49,12 @@ public struct SecretZone: ZoneStore {
 
     /// Merges one envelope: applied, ignored (what this device has wins), or quarantined.
     private func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, markers: Bool) throws -> MergeOutcome {
-        guard envelope.kind == SecretStore.itemKind else { return .quarantined("unknown record kind '\(envelope.kind)'") }
-        guard envelope.formatVersion == Self.formatVersion else { return .quarantined("unsupported secret format version \(envelope.formatVersion)") }
-        guard envelope.incarnation >= 1 else { return .quarantined("invalid incarnation \(envelope.incarnation)") }
+        // Bytes are kept for later only when they are a sealed body: anything else might be a
+        // secret in the clear from a newer or broken writer.
+        let keep: (String) -> MergeOutcome = { Self.looksSealed(envelope.payload) ? .quarantined($0) : .refused($0 + " (its bytes were not kept)") }
+        guard envelope.kind == SecretStore.itemKind else { return keep("unknown record kind '\(envelope.kind)'") }
+        guard envelope.formatVersion == Self.formatVersion else { return keep("unsupported secret format version \(envelope.formatVersion)") }
+        guard envelope.incarnation >= 1 else { return keep("invalid incarnation \(envelope.incarnation)") }
         // Bytes that are not a sealed body could be a plaintext secret: never kept on disk.
         if !envelope.deleted && !Self.looksSealed(envelope.payload) { return .refused("the secret body is not a sealed body (its bytes were not kept)") }
         if let local = try localEnvelope(db, envelope.recordName, markers: markers), !Merge.wins(envelope, over: local) {

@@ -191,4 +191,18 @@ final class TwoDeviceSyncTests: CredctlTestCase {
         assertStatus(try joined.run("init", "--join", otherRemote, "--sync-passphrase-file", syncPassphrase), 0)
         XCTAssertEqual(try joined.run("read", "cred://host/old/password").output, "from-before")
     }
+
+    func testTwoSyncsAtOnceDoNotRaceForNames() throws {
+        for index in 0..<20 { assertStatus(try a.run("host", "add", "h\(index)", "--hostname", "h.example"), 0) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "\"$C\" sync & \"$C\" sync & wait"]
+        process.environment = a.environment.merging(["C": CredctlRunner.binary]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertFalse(try a.run("status").output.contains("needsAttention"))
+        assertStatus(try a.run("sync"), 0)
+    }
 }

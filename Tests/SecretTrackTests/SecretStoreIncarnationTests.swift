@@ -83,10 +83,13 @@ final class SecretStoreIncarnationTests: SecretTestCase {
                        [JournalEntry(recordName: reference, kind: "secret", version: again.version, deleted: false, incarnation: 2)])
     }
 
-    func testDeletingADeviceOnlyItemIsNotJournaled() throws {
+    /// The body of a device-only item never leaves, but its deletion does: a marker the other
+    /// devices did not know would make them disagree about the next incarnation.
+    func testDeletingADeviceOnlyItemJournalsOnlyTheTombstone() throws {
         try store.put(try SecretBytes(utf8: "one"), for: reference)
-        try store.delete(reference)
         XCTAssertEqual(try store.counts().pendingChanges, 0)
+        try store.delete(reference)
+        XCTAssertEqual(try store.queue.read { try Journal.pending($0) }.map(\.deleted), [true])
     }
 
     func testDeleteWorksWhileLocked() throws {

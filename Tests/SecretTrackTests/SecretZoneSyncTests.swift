@@ -112,4 +112,37 @@ final class SecretZoneSyncTests: XCTestCase {
         let kept = try b.read("check") { db in try db.query("SELECT length(bytes) FROM replication_quarantine", []) { $0.int(0) } }
         XCTAssertEqual(kept, [0])
     }
+
+    func testADeletionOfADeviceOnlyItemStillTravelsSoDevicesAgree() throws {
+        try a.put(try SecretBytes(utf8: "local only"), for: reference, availability: .deviceOnly)
+        try a.delete(reference)
+        try sync(a)
+        try sync(b)
+        let later = try b.put(try SecretBytes(utf8: "set on b"), for: reference, availability: .syncable)
+        XCTAssertEqual(later.incarnation, 2, "B knows incarnation 1 was deleted")
+        try sync(b)
+        try sync(a)
+        XCTAssertEqual(try text(a), "set on b")
+    }
+
+    func testPlaintextUnderAnUnknownFormatIsNotKept() throws {
+        let newer = Envelope(recordName: reference, kind: "secret", formatVersion: 2, version: RecordVersion(clock: 1 << 16, device: "device-x"),
+                             deleted: false, incarnation: 1, payload: Array("hunter2-plaintext".utf8))
+        let batch = Batch(zone: "secrets", device: "device-x", sequence: 1, envelopes: [newer])
+        _ = try remote.createOnly(batch.objectName, bytes: try BatchCodec.seal(batch, transportKey: transport))
+        XCTAssertEqual(try sync(b).quarantined, 1)
+        let kept = try b.read("check") { db in try db.query("SELECT length(bytes) FROM replication_quarantine", []) { $0.int(0) } }
+        XCTAssertEqual(kept, [0])
+    }
+
+    func testAClockFarInTheFutureIsRefusedAndDoesNotMoveTheLocalClock() throws {
+        let future = (HybridLogicalClock.wallMilliseconds() + 2 * 366 * 86_400_000) << 16
+        let poisoned = Envelope(recordName: reference, kind: "secret", formatVersion: 1, version: RecordVersion(clock: future, device: "device-x"),
+                                deleted: true, incarnation: 1, payload: [])
+        let batch = Batch(zone: "secrets", device: "device-x", sequence: 1, envelopes: [poisoned])
+        _ = try remote.createOnly(batch.objectName, bytes: try BatchCodec.seal(batch, transportKey: transport))
+        XCTAssertEqual(try sync(b).quarantined, 1)
+        let item = try b.put(try SecretBytes(utf8: "fine"), for: reference, availability: .syncable)
+        XCTAssertLessThan(item.version.clock, future)
+    }
 }
