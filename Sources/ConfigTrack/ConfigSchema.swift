@@ -47,5 +47,6 @@ enum ConfigSchema {
                     version_clock INTEGER NOT NULL, version_device TEXT NOT NULL)
                 """)
         },
+        SyncTables.ingestedCopiesMigration,
     ])
 }

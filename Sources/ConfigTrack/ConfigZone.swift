@@ -24,6 +24,14 @@ public struct ConfigZone: ZoneStore {
         try store.write("note an unreadable object") { try SyncTables.noteUnreadable($0, name: name, digest: digest) }
     }
 
+    public func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool {
+        try store.read("check a conflict copy") { try SyncTables.wasIngested($0, name: name, digest: digest) }
+    }
+
+    public func markIngested(_ name: String, digest: [UInt8]) throws {
+        try store.write("remember a conflict copy") { try SyncTables.markIngested($0, name: name, digest: digest) }
+    }
+
     public func pendingChanges(limit: Int) throws -> [Envelope] {
         try store.read("read pending config changes") { db in
             try Journal.pending(db, limit: limit).compactMap { entry in

@@ -12,6 +12,18 @@ public enum SyncTables {
             """)
     }
 
+    public static let ingestedCopiesMigration = Migration("replication: ingested conflict copies") { db in
+        try db.execute("CREATE TABLE replication_ingested (name TEXT NOT NULL, digest BLOB NOT NULL, PRIMARY KEY (name, digest))")
+    }
+
+    public static func wasIngested(_ db: Connection, name: String, digest: [UInt8]) throws -> Bool {
+        try db.queryFirst("SELECT 1 FROM replication_ingested WHERE name = ? AND digest = ?", [name, digest]) { _ in true } ?? false
+    }
+
+    public static func markIngested(_ db: Connection, name: String, digest: [UInt8]) throws {
+        try db.run("INSERT OR IGNORE INTO replication_ingested (name, digest) VALUES (?, ?)", [name, digest])
+    }
+
     /// How many separate sync runs must find an object unreadable, with unchanged bytes, before
     /// it is quarantined. A file still being written by a sync tool changes between runs.
     public static let attemptsBeforeQuarantine = 3

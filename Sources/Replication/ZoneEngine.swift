@@ -49,6 +49,10 @@ public struct ZoneEngine: Sendable {
             let objects = byDevice[device] ?? [:]
             // Strictly in order: a gap is a batch not delivered yet; later ones wait for it.
             while let name = objects[cursor + 1] {
+                if device == store.deviceID, try acknowledgeOwnPublish(name, sequence: cursor + 1) {
+                    cursor += 1
+                    continue
+                }
                 guard try fetchObject(name, device: device, sequence: cursor + 1, into: &report) else { break }
                 cursor += 1
                 if device == store.deviceID { report.foreignObjectsUnderOwnName += 1 }
@@ -56,14 +60,30 @@ public struct ZoneEngine: Sendable {
         }
         for (parsed, name) in copies {
             // A conflict copy is another writer's version of a name; its envelopes merge like any
-            // others, and merging is idempotent, so reading it again later is harmless.
-            guard let bytes = try remote.get(name),
+            // others. Each copy is read once (by name and content), so it cannot fill quarantine.
+            guard let bytes = try remote.get(name) else { continue }
+            let digest = GenericHash.hash(bytes)
+            guard try !store.wasIngested(name, digest: digest),
                   let opened = try? BatchCodec.open(bytes, zone: zone, device: parsed.device, sequence: parsed.sequence, transportKey: transportKey)
             else { continue }
             let outcome = try store.apply(IncomingBatch(device: parsed.device, sequence: parsed.sequence, envelopes: opened.envelopes,
                                                         rejected: opened.rejected, advancesCursor: false))
+            try store.markIngested(name, digest: digest)
             report.add(outcome)
         }
+    }
+
+    /// An object under this device's name past what it remembers publishing, holding exactly
+    /// the versions its journal still has pending, is its own publish whose acknowledgement a
+    /// crash interrupted: acknowledged now instead of being taken for another writer's.
+    private func acknowledgeOwnPublish(_ name: String, sequence: UInt64) throws -> Bool {
+        guard let bytes = try remote.get(name),
+              let opened = try? BatchCodec.open(bytes, zone: store.zone, device: store.deviceID, sequence: sequence, transportKey: transportKey),
+              !opened.envelopes.isEmpty, opened.rejected.isEmpty else { return false }
+        let pending = Dictionary(try store.pendingChanges(limit: Int.max).map { ($0.recordName, $0.version) }, uniquingKeysWith: max)
+        guard opened.envelopes.allSatisfy({ pending[$0.recordName] == $0.version }) else { return false }
+        try store.acknowledge(opened.envelopes, sequence: sequence)
+        return true
     }
 
     /// Reads, opens and applies one object. Returns false when it must be retried later.
@@ -103,8 +123,8 @@ public struct ZoneEngine: Sendable {
             guard !changes.isEmpty else { return }
             let sequence = try store.syncState().nextSequence
             let batch = Batch(zone: store.zone, device: store.deviceID, sequence: sequence, envelopes: changes)
-            // Created or already present with these bytes (a publish that crashed before its
-            // acknowledgement): either way the remote holds exactly what is acknowledged.
+            // A publish that crashed before its acknowledgement is found (and acknowledged) by
+            // the next run's fetch, so a name here is never published twice.
             _ = try remote.createOnly(batch.objectName, bytes: try BatchCodec.seal(batch, transportKey: transportKey))
             try store.acknowledge(changes, sequence: sequence)
             report.sentChanges += changes.count

@@ -25,6 +25,12 @@ public protocol ZoneStore: Sendable {
     /// `digest`); returns how many consecutive runs saw the same unreadable bytes.
     func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int
 
+    /// Whether the conflict copy `name` with this content was already applied.
+    func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool
+
+    /// Remembers that the conflict copy `name` with this content was applied.
+    func markIngested(_ name: String, digest: [UInt8]) throws
+
     /// Records that `sent` was published as `sequence`: the next sequence moves past it and each
     /// journal entry is cleared only if it still holds exactly the version that was sent.
     func acknowledge(_ sent: [Envelope], sequence: UInt64) throws

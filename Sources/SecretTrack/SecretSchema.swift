@@ -30,5 +30,6 @@ enum SecretSchema {
                 """)
         },
         SyncTables.migration,
+        SyncTables.ingestedCopiesMigration,
     ])
 }

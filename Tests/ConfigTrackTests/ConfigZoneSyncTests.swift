@@ -122,4 +122,29 @@ final class ConfigZoneSyncTests: XCTestCase {
         try FileManager.default.moveItem(atPath: directory + "/held-back", toPath: first)
         XCTAssertEqual(try sync(b).applied, 2)
     }
+
+    func testAPublishWhoseAcknowledgementWasCutShortIsRecognisedAsOwn() throws {
+        try a.save(Host(label: "web", hostname: "web.example"))
+        // What a run killed between publishing and acknowledging leaves behind.
+        let zone = ConfigZone(store: a)
+        let changes = try zone.pendingChanges(limit: 250)
+        let batch = Batch(zone: "config", device: "device-a", sequence: try zone.syncState().nextSequence, envelopes: changes)
+        _ = try remote.createOnly(batch.objectName, bytes: try BatchCodec.seal(batch, transportKey: key))
+        let next = try sync(a)
+        XCTAssertEqual([next.foreignObjectsUnderOwnName, next.sentObjects], [0, 0], "no clone alarm, nothing published twice")
+        XCTAssertEqual(try a.counts().pendingChanges, 0)
+        try a.save(Host(label: "db", hostname: "db.example"))
+        XCTAssertEqual(try sync(a).sentObjects, 1)
+        XCTAssertEqual(try sync(b).applied, 2)
+    }
+
+    func testAConflictCopyIsReadOnceSoItCannotFillQuarantine() throws {
+        let odd = Envelope(recordName: "printer/x", kind: "printer", formatVersion: 1, version: RecordVersion(clock: 1 << 16, device: "device-c"),
+                           deleted: false, incarnation: 0, payload: [1])
+        let batch = Batch(zone: "config", device: "device-c", sequence: 1, envelopes: [odd])
+        let copy = "zones/config/device-c/00000000000000000001.sync-conflict-20261129-120000-ABC.batch"
+        _ = try remote.createOnly(copy, bytes: try BatchCodec.seal(batch, transportKey: key))
+        for _ in 0..<5 { try sync(b) }
+        XCTAssertEqual(try b.counts().quarantined, 1)
+    }
 }

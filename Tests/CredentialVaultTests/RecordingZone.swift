@@ -15,6 +15,8 @@ final class RecordingZone: ZoneStore {
     func pendingChanges(limit: Int) throws -> [Envelope] { try inner.pendingChanges(limit: limit) }
     func apply(_ batch: IncomingBatch) throws -> ApplyReport { try inner.apply(batch) }
     func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int { try inner.noteUnreadable(name, digest: digest) }
+    func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool { try inner.wasIngested(name, digest: digest) }
+    func markIngested(_ name: String, digest: [UInt8]) throws { try inner.markIngested(name, digest: digest) }
 
     func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
         try inner.acknowledge(sent, sequence: sequence)
