@@ -57,6 +57,8 @@ public struct ZoneEngine: Sendable {
                 cursor += 1
                 if device == store.deviceID { report.foreignObjectsUnderOwnName += 1 }
             }
+            // Later objects behind a missing one: the gap is waited for, and said so.
+            if objects[cursor + 1] == nil, let last = objects.keys.max(), last > cursor + 1 { report.waiting += 1 }
         }
         for (parsed, name) in copies {
             // A conflict copy is another writer's version of a name; its envelopes merge like any

@@ -118,7 +118,9 @@ final class ConfigZoneSyncTests: XCTestCase {
         try sync(a)
         let first = directory + "/remote/" + Batch.objectName(zone: "config", device: "device-a", sequence: 1)
         try FileManager.default.moveItem(atPath: first, toPath: directory + "/held-back")
-        XCTAssertEqual(try sync(b).applied, 0, "sequence 2 waits for sequence 1")
+        let waiting = try sync(b)
+        XCTAssertEqual(waiting.applied, 0, "sequence 2 waits for sequence 1")
+        XCTAssertEqual(waiting.waiting, 1, "and the wait is reported")
         try FileManager.default.moveItem(atPath: directory + "/held-back", toPath: first)
         XCTAssertEqual(try sync(b).applied, 2)
     }
