@@ -3,7 +3,7 @@ import Replication
 import SQLite
 
 /// The config track's side of replication: the `config` zone over `config.sqlite`.
-public struct ConfigZone: ZoneStore {
+public struct ConfigZone: SQLiteZoneStore {
     public let zone = "config"
     let store: ConfigStore
     public var deviceID: String { store.deviceID }
@@ -16,21 +16,8 @@ public struct ConfigZone: ZoneStore {
 
     public init(store: ConfigStore) { self.store = store }
 
-    public func syncState() throws -> ZoneSyncState {
-        try store.read("read the config sync state") { try SyncTables.state($0, zone: zone) }
-    }
-
-    public func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int {
-        try store.write("note an unreadable object") { try SyncTables.noteUnreadable($0, name: name, digest: digest) }
-    }
-
-    public func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool {
-        try store.read("check a conflict copy") { try SyncTables.wasIngested($0, name: name, digest: digest) }
-    }
-
-    public func markIngested(_ name: String, digest: [UInt8]) throws {
-        try store.write("remember a conflict copy") { try SyncTables.markIngested($0, name: name, digest: digest) }
-    }
+    public func readBookkeeping<T>(_ body: (Connection) throws -> T) throws -> T { try store.read("read the config sync state", body) }
+    public func writeBookkeeping<T>(_ body: (Connection) throws -> T) throws -> T { try store.write("update the config sync state", body) }
 
     public func pendingChanges(limit: Int) throws -> [Envelope] {
         try store.read("read pending config changes") { db in
@@ -39,10 +26,6 @@ public struct ConfigZone: ZoneStore {
                 return try localEnvelope(db, recordName: entry.recordName)
             }
         }
-    }
-
-    public func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
-        try store.write("acknowledge sent config changes") { db in try SyncTables.acknowledge(db, zone: zone, sent: sent, sequence: sequence) }
     }
 
     public func apply(_ batch: IncomingBatch) throws -> ApplyReport {

@@ -7,7 +7,7 @@ import Sodium
 /// Bodies travel exactly as stored — sealed under the vault key and bound to their reference,
 /// incarnation and version — so syncing never needs the vault unlocked, and only syncable items
 /// (never device-only ones) are ever journaled or sent.
-public struct SecretZone: ZoneStore {
+public struct SecretZone: SQLiteZoneStore {
     public let zone = "secrets"
     static let formatVersion: UInt16 = 1
     let store: SecretStore
@@ -15,21 +15,8 @@ public struct SecretZone: ZoneStore {
 
     public init(store: SecretStore) { self.store = store }
 
-    public func syncState() throws -> ZoneSyncState {
-        try store.read("read the secrets sync state") { try SyncTables.state($0, zone: zone) }
-    }
-
-    public func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int {
-        try store.write("note an unreadable object") { try SyncTables.noteUnreadable($0, name: name, digest: digest) }
-    }
-
-    public func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool {
-        try store.read("check a conflict copy") { try SyncTables.wasIngested($0, name: name, digest: digest) }
-    }
-
-    public func markIngested(_ name: String, digest: [UInt8]) throws {
-        try store.write("remember a conflict copy") { try SyncTables.markIngested($0, name: name, digest: digest) }
-    }
+    public func readBookkeeping<T>(_ body: (Connection) throws -> T) throws -> T { try store.read("read the secrets sync state", body) }
+    public func writeBookkeeping<T>(_ body: (Connection) throws -> T) throws -> T { try store.write("update the secrets sync state", body) }
 
     public func pendingChanges(limit: Int) throws -> [Envelope] {
         try store.read("read pending secret changes") { db in
@@ -39,10 +26,6 @@ public struct SecretZone: ZoneStore {
                 return Self.envelope(item, sealed: sealed)
             }
         }
-    }
-
-    public func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
-        try store.write("acknowledge sent secret changes") { db in try SyncTables.acknowledge(db, zone: zone, sent: sent, sequence: sequence) }
     }
 
     public func apply(_ batch: IncomingBatch) throws -> ApplyReport {

@@ -1,0 +1,32 @@
+import SQLite
+
+/// A zone store kept in a track's own SQLite database. The bookkeeping part of the journal
+/// contract — sync state, unreadable objects, conflict copies, acknowledgement — is the same
+/// SQL for every track, so it is written once here; a track supplies its reads and writes (with
+/// its own error vocabulary) and its merge.
+public protocol SQLiteZoneStore: ZoneStore {
+    func readBookkeeping<T>(_ body: (Connection) throws -> T) throws -> T
+    func writeBookkeeping<T>(_ body: (Connection) throws -> T) throws -> T
+}
+
+extension SQLiteZoneStore {
+    public func syncState() throws -> ZoneSyncState {
+        try readBookkeeping { try SyncTables.state($0, zone: zone) }
+    }
+
+    public func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int {
+        try writeBookkeeping { try SyncTables.noteUnreadable($0, name: name, digest: digest) }
+    }
+
+    public func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool {
+        try readBookkeeping { try SyncTables.wasIngested($0, name: name, digest: digest) }
+    }
+
+    public func markIngested(_ name: String, digest: [UInt8]) throws {
+        try writeBookkeeping { try SyncTables.markIngested($0, name: name, digest: digest) }
+    }
+
+    public func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
+        try writeBookkeeping { try SyncTables.acknowledge($0, zone: zone, sent: sent, sequence: sequence) }
+    }
+}
