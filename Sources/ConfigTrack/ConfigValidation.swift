@@ -8,10 +8,11 @@ public enum ConfigValidation {
     public static func label(_ label: String, kind: String) throws {
         guard !label.isEmpty else { throw ConfigError(.invalid, "A \(kind) label must not be empty.") }
         // Characters bound what a person sees; bytes bound what combining marks can pile up.
-        guard label.count <= maximumLabelLength, label.utf8.count <= 4 * maximumLabelLength else {
+        guard label.utf8.count <= maximumLabelLength || label.count <= maximumLabelLength, label.utf8.count <= 4 * maximumLabelLength else {
             throw ConfigError(.invalid, "A \(kind) label must be at most \(maximumLabelLength) characters and \(4 * maximumLabelLength) bytes (this one has \(label.count) characters, \(label.utf8.count) bytes).")
         }
-        for scalar in label.unicodeScalars {
+        // Printable ASCII (the common case) has no such characters; only other text is examined.
+        for scalar in label.unicodeScalars where !Self.isPrintableASCII(scalar.value) {
             switch scalar.properties.generalCategory {
             case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
                 throw ConfigError(.invalid, "The \(kind) label '\(CanonicalUUID.printable(label))' contains a control or invisible character (U+\(String(scalar.value, radix: 16, uppercase: true))).")
@@ -55,10 +56,16 @@ public enum ConfigValidation {
     public static func username(_ username: String) throws {
         guard !username.isEmpty, username.utf8.count <= 256 else { throw ConfigError(.invalid, "A user name must be 1 to 256 bytes.") }
         guard !username.hasPrefix("-") else { throw ConfigError(.invalid, "The user name '\(CanonicalUUID.printable(username))' must not start with '-'.") }
-        guard !username.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) else {
+        let forbidden = username.unicodeScalars.contains { scalar in
+            scalar.value == 0x20 || (!isPrintableASCII(scalar.value) && (scalar.properties.isWhitespace || scalar.properties.generalCategory == .control))
+        }
+        guard !forbidden else {
             throw ConfigError(.invalid, "The user name '\(CanonicalUUID.printable(username))' must not contain white space or control characters.")
         }
     }
+
+    /// U+0021…U+007E and the space: no control, format or white-space character but the space.
+    private static func isPrintableASCII(_ value: UInt32) -> Bool { value >= 0x20 && value < 0x7F }
 
     /// A device name fit for display: labels' rules, or "device" when the machine's name breaks them.
     static func displayName(_ name: String) -> String {

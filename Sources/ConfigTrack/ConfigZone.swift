@@ -28,12 +28,15 @@ public struct ConfigZone: SQLiteZoneStore {
         }
     }
 
-    public func apply(_ batch: IncomingBatch) throws -> ApplyReport {
+    public func apply(_ batches: [IncomingBatch]) throws -> ApplyReport {
         try store.write("apply fetched config changes") { db in
             // A device that never saw a deletion (a fresh join) skips the tombstone lookups.
-            let tombstones = try db.queryFirst("SELECT EXISTS (SELECT 1 FROM config_tombstones)") { $0.bool(0) } ?? true
-            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batch: batch) { envelope, pending in
-                try merge(db, envelope, pending: pending, tombstones: tombstones)
+            var tombstones = try db.queryFirst("SELECT EXISTS (SELECT 1 FROM config_tombstones)") { $0.bool(0) } ?? true
+            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batches: batches) { envelope, pending in
+                let outcome = try merge(db, envelope, pending: pending, tombstones: tombstones)
+                // From the first deletion on, later envelopes in this transaction look for it.
+                if envelope.deleted, case .applied = outcome { tombstones = true }
+                return outcome
             }
         }
     }

@@ -1,18 +1,22 @@
 import ConfigTrack
+import Dispatch
 import Glibc
 import Sodium
 import Replication
 import SecretTrack
+import Synchronization
 
 extension Vault {
     /// One sync round per zone: fetch, merge, send. Zones fail independently: an unreachable
     /// remote leaves a zone in `localFallback`, a remote that now holds another vault (reset or
     /// replaced) or a device-name conflict in `needsAttention` — and nothing is uploaded then.
     /// Needs no unlocking. Throws only when the vault has no remote.
-    /// `progress` is told, during long runs, how far each zone has come.
+    /// `progress` is told, during long runs, how far each zone has come — from the zones' own
+    /// threads, concurrently.
     public func sync(zones: [SyncZone] = SyncZone.allCases, progress: (@Sendable (SyncZone, Int, Int) -> Void)? = nil) throws(VaultError) -> [ZoneOutcome] {
         // One sync at a time per vault: two would race each other for the same object names.
-        try VaultError.wrapping { try directory.withExclusiveLock { try syncLocked(zones: zones, progress: progress) } }
+        let distinct = SyncZone.allCases.filter(zones.contains)
+        return try VaultError.wrapping { try directory.withExclusiveLock { try syncLocked(zones: distinct, progress: progress) } }
     }
 
     private func syncLocked(zones: [SyncZone], progress: (@Sendable (SyncZone, Int, Int) -> Void)?) throws -> [ZoneOutcome] {
@@ -26,12 +30,21 @@ extension Vault {
             // Each device announces itself in the config zone the first time it syncs.
             try config.announceDevice()
             let boundElsewhere = Self.bindingProblem(binding, remote)
-            var outcomes: [ZoneOutcome] = []
-            for zone in zones {
+            // The zones share nothing but the remote (each has its own database, journal and
+            // cursors), so they run side by side: a join takes as long as the larger zone.
+            let config = config, secrets = secrets
+            let results = Mutex<[SyncZone: ZoneOutcome]>([:])
+            DispatchQueue.concurrentPerform(iterations: zones.count) { index in
+                let zone = zones[index]
                 let store: any ZoneStore = zone == .config ? ConfigZone(store: config) : SecretZone(store: secrets)
                 var report: (@Sendable (ZoneSyncReport) -> Void)?
-                if let progress { report = { progress(zone, $0.applied + $0.ignored, $0.sentChanges) } }
+                if let progress { report = { progress(zone, $0.receivedChanges, $0.sentChanges) } }
                 let outcome = Self.run(zone, store: store, remote: remote, transportKey: transportKey, progress: report, blockedBy: boundElsewhere)
+                results.withLock { $0[zone] = outcome }
+            }
+            let outcomes = results.withLock { finished in zones.compactMap { finished[$0] } }
+            for outcome in outcomes {
+                let zone = outcome.zone
                 var record = records[zone.rawValue] ?? ZoneStatusRecord(state: outcome.state.rawValue)
                 record.state = outcome.state.rawValue
                 record.reason = outcome.reason
@@ -41,7 +54,6 @@ extension Vault {
                     if outcome.sentChanges > 0 || record.lastSend == nil { record.lastSend = now }
                 }
                 records[zone.rawValue] = record
-                outcomes.append(outcome)
             }
             try ZoneStatusRecord.save(records, in: directory)
             return outcomes

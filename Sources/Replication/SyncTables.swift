@@ -77,37 +77,42 @@ public enum SyncTables {
         for envelope in sent { try Journal.acknowledge(db, recordName: envelope.recordName, version: envelope.version) }
     }
 
-    /// The shared part of `ZoneStore.apply`, inside the store's write transaction: rejected
-    /// envelopes go to quarantine, the clock moves past everything seen, `merge` decides each
-    /// envelope (told whether that record has a pending local edit), and the cursor advances.
-    /// `keepsRejectedBytes` is false for zones whose unreadable bytes might hold a secret in
-    /// the clear: then only the reason is kept.
-    public static func apply(_ db: Connection, zone: String, ownDevice: String, batch: IncomingBatch, keepsRejectedBytes: Bool = true,
+    /// The shared part of `ZoneStore.apply`, inside the store's write transaction, for each
+    /// batch in order: rejected envelopes go to quarantine, the clock moves past everything
+    /// seen, `merge` decides each envelope (told whether that record has a pending local edit),
+    /// and the cursor advances. `keepsRejectedBytes` is false for zones whose unreadable bytes
+    /// might hold a secret in the clear: then only the reason is kept.
+    public static func apply(_ db: Connection, zone: String, ownDevice: String, batches: [IncomingBatch], keepsRejectedBytes: Bool = true,
                              merge: (Envelope, _ pending: Bool) throws -> MergeOutcome) throws -> ApplyReport {
         var report = ApplyReport()
-        for rejected in batch.rejected {
-            let kept = keepsRejectedBytes ? rejected : RejectedEnvelope(recordName: rejected.recordName, reason: rejected.reason, bytes: [])
-            try quarantine(db, zone: zone, kept, device: batch.device, sequence: batch.sequence)
-            report.quarantined += 1
-        }
-        if let newest = batch.envelopes.map(\.version).max() { try LocalClock.observe(db, newest) }
-        let pending = Set(try db.query("SELECT record_name FROM replication_journal") { $0.text(0) ?? "" })
-        for envelope in batch.envelopes {
-            switch try merge(envelope, pending.contains(envelope.recordName)) {
-            case .applied: report.applied += 1
-            case .ignored: report.ignored += 1
-            case .quarantined(let reason):
-                try quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: envelope.payload),
-                               device: batch.device, sequence: batch.sequence)
-                report.quarantined += 1
-            case .refused(let reason):
-                try quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: []),
-                               device: batch.device, sequence: batch.sequence)
+        var pending = Set(try db.query("SELECT record_name FROM replication_journal") { $0.text(0) ?? "" })
+        for batch in batches {
+            for rejected in batch.rejected {
+                let kept = keepsRejectedBytes ? rejected : RejectedEnvelope(recordName: rejected.recordName, reason: rejected.reason, bytes: [])
+                try quarantine(db, zone: zone, kept, device: batch.device, sequence: batch.sequence)
                 report.quarantined += 1
             }
-        }
-        if batch.advancesCursor {
-            try advance(db, zone: zone, device: batch.device, sequence: batch.sequence, ownDevice: ownDevice)
+            if let newest = batch.envelopes.map(\.version).max() { try LocalClock.observe(db, newest) }
+            for envelope in batch.envelopes {
+                switch try merge(envelope, pending.contains(envelope.recordName)) {
+                case .applied:
+                    report.applied += 1
+                    // A fetched version that won replaced any pending edit (the merge discarded it).
+                    pending.remove(envelope.recordName)
+                case .ignored: report.ignored += 1
+                case .quarantined(let reason):
+                    try quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: envelope.payload),
+                                   device: batch.device, sequence: batch.sequence)
+                    report.quarantined += 1
+                case .refused(let reason):
+                    try quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: []),
+                                   device: batch.device, sequence: batch.sequence)
+                    report.quarantined += 1
+                }
+            }
+            if batch.advancesCursor {
+                try advance(db, zone: zone, device: batch.device, sequence: batch.sequence, ownDevice: ownDevice)
+            }
         }
         return report
     }

@@ -34,6 +34,19 @@ public struct ZoneEngine: Sendable {
     // MARK: - Fetch
 
     func fetch(into report: inout ZoneSyncReport) throws {
+        var queue = ApplyQueue(store: store)
+        do {
+            try fetch(into: &report, queue: &queue)
+        } catch {
+            // What was read and opened before the failure still lands; the rest is fetched again.
+            try? queue.flush(into: &report)
+            throw error
+        }
+        try queue.flush(into: &report)
+        progress?(report)
+    }
+
+    private func fetch(into report: inout ZoneSyncReport, queue: inout ApplyQueue) throws {
         let zone = store.zone
         let state = try store.syncState()
         var byDevice: [String: [UInt64: String]] = [:]
@@ -49,17 +62,23 @@ public struct ZoneEngine: Sendable {
             let objects = byDevice[device] ?? [:]
             // Strictly in order: a gap is a batch not delivered yet; later ones wait for it.
             while let name = objects[cursor + 1] {
-                if device == store.deviceID, try acknowledgeOwnPublish(name, sequence: cursor + 1) {
-                    cursor += 1
-                    continue
+                if device == store.deviceID {
+                    try queue.flush(into: &report)
+                    if try acknowledgeOwnPublish(name, sequence: cursor + 1) {
+                        cursor += 1
+                        continue
+                    }
                 }
-                guard try fetchObject(name, device: device, sequence: cursor + 1, into: &report) else { break }
+                guard let incoming = try fetchObject(name, device: device, sequence: cursor + 1, into: &report) else { break }
+                try queue.add(incoming, into: &report)
+                progress?(report)
                 cursor += 1
                 if device == store.deviceID { report.foreignObjectsUnderOwnName += 1 }
             }
             // Later objects behind a missing one: the gap is waited for, and said so.
             if objects[cursor + 1] == nil, let last = objects.keys.max(), last > cursor + 1 { report.waiting += 1 }
         }
+        try queue.flush(into: &report)
         for (parsed, name) in copies {
             // A conflict copy is another writer's version of a name; its envelopes merge like any
             // others. Each copy is read once (by name and content), so it cannot fill quarantine.
@@ -68,8 +87,8 @@ public struct ZoneEngine: Sendable {
             guard try !store.wasIngested(name, digest: digest),
                   let opened = try? BatchCodec.open(bytes, zone: zone, device: parsed.device, sequence: parsed.sequence, transportKey: transportKey)
             else { continue }
-            let outcome = try store.apply(IncomingBatch(device: parsed.device, sequence: parsed.sequence, envelopes: opened.envelopes,
-                                                        rejected: opened.rejected, advancesCursor: false))
+            let outcome = try store.apply([IncomingBatch(device: parsed.device, sequence: parsed.sequence, envelopes: opened.envelopes,
+                                                         rejected: opened.rejected, advancesCursor: false)])
             try store.markIngested(name, digest: digest)
             report.add(outcome)
         }
@@ -88,28 +107,23 @@ public struct ZoneEngine: Sendable {
         return true
     }
 
-    /// Reads, opens and applies one object. Returns false when it must be retried later.
-    private func fetchObject(_ name: String, device: String, sequence: UInt64, into report: inout ZoneSyncReport) throws -> Bool {
-        guard let bytes = try remote.get(name) else { return false }
-        let incoming: IncomingBatch
+    /// Reads and opens one object, for the queue. Returns nil when it must be retried later.
+    private func fetchObject(_ name: String, device: String, sequence: UInt64, into report: inout ZoneSyncReport) throws -> IncomingBatch? {
+        guard let bytes = try remote.get(name) else { return nil }
         do {
             let opened = try BatchCodec.open(bytes, zone: store.zone, device: device, sequence: sequence, transportKey: transportKey)
-            incoming = IncomingBatch(device: device, sequence: sequence, envelopes: opened.envelopes, rejected: opened.rejected, advancesCursor: true)
+            return IncomingBatch(device: device, sequence: sequence, envelopes: opened.envelopes, rejected: opened.rejected, advancesCursor: true)
         } catch let error as ReplicationError where error.code == .authenticationFailed {
             // Incomplete (still being copied) and sealed-with-another-key look alike; only bytes
             // that stay the same across several runs are quarantined.
             guard try store.noteUnreadable(name, digest: GenericHash.hash(bytes)) >= SyncTables.attemptsBeforeQuarantine else {
                 report.waiting += 1
-                return false
+                return nil
             }
-            incoming = wholeObject(bytes, device: device, sequence: sequence, reason: error.message)
+            return wholeObject(bytes, device: device, sequence: sequence, reason: error.message)
         } catch let error as ReplicationError {
-            incoming = wholeObject(bytes, device: device, sequence: sequence, reason: error.message)
+            return wholeObject(bytes, device: device, sequence: sequence, reason: error.message)
         }
-        report.fetchedObjects += 1
-        report.add(try store.apply(incoming))
-        progress?(report)
-        return true
     }
 
     private func wholeObject(_ bytes: [UInt8], device: String, sequence: UInt64, reason: String) -> IncomingBatch {

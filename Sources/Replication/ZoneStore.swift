@@ -16,10 +16,11 @@ public protocol ZoneStore: Sendable {
     /// leave the device (device-only secrets) are never returned.
     func pendingChanges(limit: Int) throws -> [Envelope]
 
-    /// Applies one fetched batch in a single transaction: merges every envelope that wins
-    /// (without journaling it as a local edit), quarantines rejected or unsupported ones with
-    /// their reason, and advances the writer's cursor to `sequence` when `advancesCursor`.
-    func apply(_ batch: IncomingBatch) throws -> ApplyReport
+    /// Applies fetched batches, in order, in a single transaction: merges every envelope that
+    /// wins (without journaling it as a local edit), quarantines rejected or unsupported ones
+    /// with their reason, and advances each writer's cursor to a batch's `sequence` when
+    /// `advancesCursor`. All of them or none: a crash leaves every cursor where it was.
+    func apply(_ batches: [IncomingBatch]) throws -> ApplyReport
 
     /// Counts one more sync run that found the object `name` unreadable (content digest
     /// `digest`); returns how many consecutive runs saw the same unreadable bytes.

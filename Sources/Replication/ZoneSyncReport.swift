@@ -3,6 +3,8 @@ public struct ZoneSyncReport: Sendable, Equatable {
     public let zone: String
     /// Batch objects read and applied (including quarantined ones).
     public var fetchedObjects = 0
+    /// Changes read from those objects so far (applied or not); for progress displays.
+    public var receivedChanges = 0
     public var applied = 0
     public var ignored = 0
     public var quarantined = 0

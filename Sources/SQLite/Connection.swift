@@ -46,7 +46,7 @@ public final class Connection {
         // exactly once (deinit does not run for an object whose init failed this early).
         // Memory-mapped reads: a lookup in a database larger than the page cache costs page
         // faults at worst instead of a pread(2) per page.
-        let configured = sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA mmap_size=268435456;", nil, nil, nil)
+        let configured = sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA mmap_size=268435456; PRAGMA journal_size_limit=4194304;", nil, nil, nil)
         guard configured == SQLITE_OK else {
             let error = ResultCode.error(configured, "execute", db)
             sqlite3_close_v2(db)
@@ -54,6 +54,9 @@ public final class Connection {
         }
         // Keep the -wal and -shm files when the last connection closes: each short-lived
         // process (a credctl command) would otherwise recreate, size and delete them again.
+        // The size limit makes that last close also empty the kept WAL (SQLite truncates a
+        // persistent WAL only when a limit is set); a WAL left full would be recovered, read
+        // and copied into the database again by every later process.
         var persist: Int32 = 1
         sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         handle = db

@@ -28,12 +28,15 @@ public struct SecretZone: SQLiteZoneStore {
         }
     }
 
-    public func apply(_ batch: IncomingBatch) throws -> ApplyReport {
+    public func apply(_ batches: [IncomingBatch]) throws -> ApplyReport {
         try store.write("apply fetched secret changes") { db in
             // A device that never saw a deletion (a fresh join) skips the marker lookups.
-            let markers = try db.queryFirst("SELECT EXISTS (SELECT 1 FROM deletion_markers)") { $0.bool(0) } ?? true
-            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batch: batch, keepsRejectedBytes: false) { envelope, pending in
-                try merge(db, envelope, pending: pending, markers: markers)
+            var markers = try db.queryFirst("SELECT EXISTS (SELECT 1 FROM deletion_markers)") { $0.bool(0) } ?? true
+            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batches: batches, keepsRejectedBytes: false) { envelope, pending in
+                let outcome = try merge(db, envelope, pending: pending, markers: markers)
+                // From the first deletion on, later envelopes in this transaction look for it.
+                if envelope.deleted, case .applied = outcome { markers = true }
+                return outcome
             }
         }
     }

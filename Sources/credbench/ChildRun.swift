@@ -1,7 +1,11 @@
 import Glibc
 
-/// Runs a command as a child process and reports its wall time and peak memory (from `wait4`'s
-/// resource usage, which counts the child alone).
+/// Runs a command as a child process and reports its wall time and peak memory.
+///
+/// The peak is the child's own `VmHWM`, sampled every millisecond until it exits: `wait4`'s
+/// `ru_maxrss` cannot be used, because Linux carries the spawning process's resident high-water
+/// mark across `execve`, so a child of this (large) benchmark process would report the parent's
+/// memory as its own. Memory only shrinks while a process exits, so the last sample is its peak.
 struct ChildRun {
     let seconds: Double
     let peakMiB: Double
@@ -21,8 +25,25 @@ struct ChildRun {
             throw BenchError("Unable to start \(arguments[0]).")
         }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        return ChildRun(seconds: MonotonicClock.seconds(since: start), peakMiB: Double(usage.ru_maxrss) / 1_024, status: status)
+        var peakKiB = 0
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid || (reaped < 0 && errno != EINTR) { break }
+            peakKiB = max(peakKiB, highWaterKiB(pid))
+            usleep(1_000)
+        }
+        return ChildRun(seconds: MonotonicClock.seconds(since: start), peakMiB: Double(peakKiB) / 1_024, status: status)
+    }
+
+    /// The `VmHWM` line of /proc/PID/status in KiB (0 once the process has let go of its memory).
+    private static func highWaterKiB(_ pid: pid_t) -> Int {
+        guard let file = fopen("/proc/\(pid)/status", "r") else { return 0 }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if text.hasPrefix("VmHWM:") { return Int(String(text.dropFirst(6).filter(\.isNumber))) ?? 0 }
+        }
+        return 0
     }
 }

@@ -128,14 +128,14 @@ final class TwoDeviceSyncTests: CredctlTestCase {
         let environment = b.environment.merging(["CREDCTL_PROGRESS_AFTER_MS": "0"]) { $1 }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "env \(environment) \(CredctlRunner.binary) sync", "/dev/null"]
+        process.arguments = ["-qec", "env \(environment) \(CredctlRunner.binary) sync --zone config", "/dev/null"]
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        XCTAssertTrue(text.contains("credctl: syncing config: 1 received"), text)
+        XCTAssertTrue(text.contains("credctl: syncing: config 1 received, 0 sent"), text)
     }
 
     func testAfterAResetBothDevicesRebindWithMergeAndConverge() throws {

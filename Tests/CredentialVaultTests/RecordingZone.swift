@@ -13,7 +13,7 @@ final class RecordingZone: ZoneStore {
     var deviceID: String { inner.deviceID }
     func syncState() throws -> ZoneSyncState { try inner.syncState() }
     func pendingChanges(limit: Int) throws -> [Envelope] { try inner.pendingChanges(limit: limit) }
-    func apply(_ batch: IncomingBatch) throws -> ApplyReport { try inner.apply(batch) }
+    func apply(_ batches: [IncomingBatch]) throws -> ApplyReport { try inner.apply(batches) }
     func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int { try inner.noteUnreadable(name, digest: digest) }
     func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool { try inner.wasIngested(name, digest: digest) }
     func markIngested(_ name: String, digest: [UInt8]) throws { try inner.markIngested(name, digest: digest) }

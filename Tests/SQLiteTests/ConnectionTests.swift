@@ -165,4 +165,23 @@ final class ConnectionTests: SQLiteTestCase {
         }
         XCTAssertEqual(try Connection(path: path()).queryFirst("SELECT x FROM t") { $0.int(0) }, 1)
     }
+
+    /// A kept WAL is emptied by the last close; left full, every later process would recover
+    /// it and copy all of it into the database again.
+    func testTheLastCloseEmptiesTheKeptWAL() throws {
+        do {
+            let db = try Connection(path: path())
+            try db.execute("CREATE TABLE t (x BLOB)")
+            try db.transaction {
+                for _ in 0..<200 { try db.run("INSERT INTO t VALUES (randomblob(4000))") }
+            }
+            var info = stat()
+            XCTAssertEqual(stat(path() + "-wal", &info), 0)
+            XCTAssertGreaterThan(info.st_size, 800_000, "the WAL holds the transaction while the connection is open")
+        }
+        var info = stat()
+        XCTAssertEqual(stat(path() + "-wal", &info), 0, "the WAL file is kept")
+        XCTAssertEqual(info.st_size, 0, "the WAL is empty after the last close")
+        XCTAssertEqual(try Connection(path: path()).queryFirst("SELECT count(*) FROM t") { $0.int(0) }, 200)
+    }
 }

@@ -11,6 +11,7 @@ final class SecretZoneSyncTests: XCTestCase {
     private var transport: SecretBytes!
     private var a: SecretStore!
     private var b: SecretStore!
+    private var vaultKey: SecretBytes!
     private let reference = "host.3f2a9c4e-8b1d-4e6f-a0c2-5d7e9f1b3a6c.password"
 
     override func setUpWithError() throws {
@@ -19,7 +20,7 @@ final class SecretZoneSyncTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory + "/remote", withIntermediateDirectories: true)
         remote = DirectoryRemote(root: directory + "/remote")
         transport = try SecretBytes.random(count: 32)
-        let vaultKey = try SecretBytes.random(count: 32)
+        vaultKey = try SecretBytes.random(count: 32)
         let provider = KeyProvider.passphrase(try SecretBytes(utf8: "pw"))
         a = try SecretStore.create(at: directory + "/a.sqlite", storeID: "vault", deviceID: "device-a", provider: provider, kdf: .insecureForTesting(), vaultKey: vaultKey)
         b = try SecretStore.create(at: directory + "/b.sqlite", storeID: "vault", deviceID: "device-b", provider: provider, kdf: .insecureForTesting(), vaultKey: vaultKey)
@@ -74,6 +75,22 @@ final class SecretZoneSyncTests: XCTestCase {
         try sync(b)
         assertCode(.deleted) { _ = try self.a.read(self.reference) }
         assertCode(.deleted) { _ = try self.b.read(self.reference) }
+    }
+
+    func testADeletionEarlierInAGroupStillBeatsAStaleEditLaterInIt() throws {
+        try a.put(try SecretBytes(utf8: "first"), for: reference, availability: .syncable)
+        try sync(a)
+        try sync(b)
+        try b.put(try SecretBytes(utf8: "edit"), for: reference)
+        try sync(b)
+        try a.delete(reference)
+        try sync(a)
+        // A fresh device has never seen a deletion: device-a's marker and device-b's edit of
+        // the same incarnation reach it in one transaction.
+        let fresh = try SecretStore.create(at: directory + "/c.sqlite", storeID: "vault", deviceID: "device-c",
+                                           provider: .passphrase(try SecretBytes(utf8: "pw")), kdf: .insecureForTesting(), vaultKey: vaultKey)
+        XCTAssertEqual(try sync(fresh).fetchedObjects, 3)
+        assertCode(.deleted) { _ = try fresh.read(self.reference) }
     }
 
     func testSettingAgainAfterDeletionStartsAnIncarnationThatWins() throws {

@@ -32,8 +32,8 @@ struct InitCommand: Command {
         if let remote = parsed.value("--join"), let syncPassphrase {
             vault = try Vault.join(at: context.vaultPath, remoteDirectory: remote, syncPassphrase: syncPassphrase, key: key, kdf: kdf)
             Output.out("Joined the vault in \(remote) as device \(vault.deviceID) (\(vault.directory.path)).\n")
-            let progress = ProgressLine(context: context)
-            let outcomes = try vault.sync { zone, received, _ in progress.update("first sync of \(zone.rawValue): \(received) received") }
+            let progress = SyncProgress(context: context, verb: "first sync", showsSent: false)
+            let outcomes = try vault.sync { progress.update($0, received: $1, sent: $2) }
             progress.finish()
             for outcome in outcomes {
                 Output.out("\(outcome.zone.rawValue): \(outcome.state.rawValue)" + (outcome.reason.map { ": \($0)" } ?? " (received \(outcome.applied))") + "\n")

@@ -22,10 +22,8 @@ struct SyncCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        let progress = ProgressLine(context: context)
-        let outcomes = try context.openVault().sync(zones: zones) { zone, received, sent in
-            progress.update("syncing \(zone.rawValue): \(received) received, \(sent) sent")
-        }
+        let progress = SyncProgress(context: context, verb: "syncing", showsSent: true)
+        let outcomes = try context.openVault().sync(zones: zones) { progress.update($0, received: $1, sent: $2) }
         progress.finish()
         if context.json {
             Output.json(.object([("zones", .array(outcomes.map { outcome in

@@ -1,0 +1,33 @@
+/// Fetched batches waiting to be applied together.
+///
+/// A joining device reads hundreds of batches; applying each in its own transaction rewrites
+/// the same index pages and syncs the disk once per batch. Grouped, they commit together — still
+/// all or none, cursors included — so a crash only means the group is fetched again.
+struct ApplyQueue {
+    /// Envelopes that make a group worth committing; bounds the memory a group holds.
+    static let envelopesPerCommit = 4_096
+
+    let store: any ZoneStore
+    private var batches: [IncomingBatch] = []
+    private var envelopes = 0
+
+    init(store: any ZoneStore) { self.store = store }
+
+    /// Queues `batch` (counted as fetched); commits the group once it is large enough.
+    mutating func add(_ batch: IncomingBatch, into report: inout ZoneSyncReport) throws {
+        batches.append(batch)
+        report.fetchedObjects += 1
+        report.receivedChanges += batch.envelopes.count
+        envelopes += batch.envelopes.count + batch.rejected.count
+        if envelopes >= Self.envelopesPerCommit { try flush(into: &report) }
+    }
+
+    /// Commits whatever is queued, in one transaction.
+    mutating func flush(into report: inout ZoneSyncReport) throws {
+        guard !batches.isEmpty else { return }
+        let group = batches
+        batches = []
+        envelopes = 0
+        report.add(try store.apply(group))
+    }
+}

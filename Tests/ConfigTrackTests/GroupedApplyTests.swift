@@ -1,0 +1,100 @@
+import Foundation
+import Replication
+import Sodium
+import Synchronization
+import XCTest
+@testable import ConfigTrack
+
+/// A device catching up applies many fetched batches per transaction: a deletion in one of them
+/// still governs later ones, and a group lands whole or not at all.
+final class GroupedApplyTests: XCTestCase {
+    private var directory = ""
+    private var remote: DirectoryRemote!
+    private var key: SecretBytes!
+
+    override func setUpWithError() throws {
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("grouped-apply-XXXXXX").utf8CString)
+        directory = String(cString: try XCTUnwrap(mkdtemp(&template)))
+        try FileManager.default.createDirectory(atPath: directory + "/remote", withIntermediateDirectories: true)
+        remote = DirectoryRemote(root: directory + "/remote")
+        key = try SecretBytes.random(count: 32)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+    private func store(_ name: String) throws -> ConfigStore { try ConfigStore.create(at: directory + "/\(name).sqlite", deviceID: "device-\(name)") }
+
+    @discardableResult
+    private func sync(_ zone: any ZoneStore) throws -> ZoneSyncReport { try ZoneEngine(store: zone, remote: remote, transportKey: key).run() }
+
+    func testADeletionEarlierInAGroupStillBeatsAStaleEditLaterInIt() throws {
+        let a = try store("a"), b = try store("b")
+        let host = try a.save(Host(label: "web", hostname: "web.example"))
+        try sync(ConfigZone(store: a))
+        try sync(ConfigZone(store: b))
+        var edited = try b.host("web")
+        edited.port = 2200
+        try b.save(edited)
+        try sync(ConfigZone(store: b))
+        try a.removeHost(id: host.id)
+        try sync(ConfigZone(store: a))
+        // A fresh device has never seen a deletion; device-a's tombstone and device-b's older
+        // edit reach it in one group.
+        let fresh = try store("c")
+        let counting = CountingZone(ConfigZone(store: fresh))
+        try sync(counting)
+        XCTAssertEqual(counting.groups.withLock { $0 }, [3], "all three batches in one transaction")
+        XCTAssertNil(try fresh.host(id: host.id), "the deleted host is not brought back")
+        try sync(ConfigZone(store: b))
+        XCTAssertNil(try b.host(id: host.id))
+    }
+
+    func testAGroupThatFailsLandsNothingAndTheNextRunTakesItAll() throws {
+        let a = try store("a")
+        for index in 0..<4 {
+            try a.save(Host(label: "h\(index)", hostname: "h\(index).example"))
+            try sync(ConfigZone(store: a))
+        }
+        let fresh = try store("c")
+        let failing = CountingZone(ConfigZone(store: fresh), failingCalls: 1)
+        XCTAssertThrowsError(try sync(failing))
+        XCTAssertEqual(try fresh.hosts().count, 0)
+        XCTAssertEqual(try ConfigZone(store: fresh).syncState().cursors, [:], "no cursor moved")
+        let report = try sync(ConfigZone(store: fresh))
+        XCTAssertEqual([report.fetchedObjects, report.applied], [4, 4])
+        XCTAssertEqual(try fresh.hosts().map(\.label).sorted(), ["h0", "h1", "h2", "h3"])
+        XCTAssertEqual(try ConfigZone(store: fresh).syncState().cursors, ["device-a": 4])
+    }
+}
+
+/// Forwards to a zone store, remembering how many batches each apply call carried; the first
+/// `failingCalls` calls apply inside the transaction and then fail it, as a crash would.
+private final class CountingZone: ZoneStore {
+    let inner: ConfigZone
+    let groups = Mutex<[Int]>([])
+    private let failures: Mutex<Int>
+
+    init(_ inner: ConfigZone, failingCalls: Int = 0) {
+        self.inner = inner
+        failures = Mutex(failingCalls)
+    }
+
+    var zone: String { inner.zone }
+    var deviceID: String { inner.deviceID }
+    func syncState() throws -> ZoneSyncState { try inner.syncState() }
+    func pendingChanges(limit: Int) throws -> [Envelope] { try inner.pendingChanges(limit: limit) }
+    func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int { try inner.noteUnreadable(name, digest: digest) }
+    func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool { try inner.wasIngested(name, digest: digest) }
+    func markIngested(_ name: String, digest: [UInt8]) throws { try inner.markIngested(name, digest: digest) }
+    func acknowledge(_ sent: [Envelope], sequence: UInt64) throws { try inner.acknowledge(sent, sequence: sequence) }
+
+    func apply(_ batches: [IncomingBatch]) throws -> ApplyReport {
+        groups.withLock { $0.append(batches.count) }
+        guard failures.withLock({ count in defer { count -= 1 }; return count > 0 }) else { return try inner.apply(batches) }
+        return try inner.store.write("apply, then fail") { db in
+            _ = try SyncTables.apply(db, zone: inner.zone, ownDevice: inner.deviceID, batches: batches) { _, _ in .applied }
+            try db.run("INSERT INTO hosts (id) VALUES (NULL)")  // violates NOT NULL: the transaction rolls back
+            return ApplyReport()
+        }
+    }
+}
