@@ -52,6 +52,8 @@ extension Vault {
                     let now = Int64(HybridLogicalClock.wallMilliseconds() / 1_000)
                     record.lastFetch = now
                     if outcome.sentChanges > 0 || record.lastSend == nil { record.lastSend = now }
+                    record.waiting = outcome.waiting > 0 ? outcome.waiting : nil
+                    record.waitingSince = outcome.waiting > 0 ? record.waitingSince ?? now : nil
                 }
                 records[zone.rawValue] = record
             }

@@ -1,3 +1,4 @@
+import Replication
 import SecretTrack
 
 /// An honest summary of a vault on this device; gathering it needs no key.
@@ -22,7 +23,15 @@ public struct VaultStatus: Sendable {
         /// Local edits waiting to be uploaded.
         public let pendingChanges: Int
         public let quarantined: Int
+        /// Objects waiting behind a gap in another device's sequence, and since when (Unix
+        /// seconds) the gap has been there.
+        public let waiting: Int
+        public let waitingSince: Int64?
     }
+
+    /// How long a gap may stay open before the zone needs attention: sync tools deliver late,
+    /// but a day without the missing object means it was most likely lost on the way.
+    public static let gapPatienceSeconds: Int64 = 86_400
 
     public let path: String
     public let vaultID: String
@@ -68,11 +77,18 @@ extension Vault {
 
     private func zone(_ zone: SyncZone, binding: RemoteBinding?, records: [String: ZoneStatusRecord], pending: Int, quarantined: Int) -> VaultStatus.Zone {
         guard binding != nil else {
-            return VaultStatus.Zone(name: zone.rawValue, state: .localOnly, reason: nil, lastFetch: nil, lastSend: nil, pendingChanges: pending, quarantined: quarantined)
+            return VaultStatus.Zone(name: zone.rawValue, state: .localOnly, reason: nil, lastFetch: nil, lastSend: nil, pendingChanges: pending,
+                                    quarantined: quarantined, waiting: 0, waitingSince: nil)
         }
         let record = records[zone.rawValue]
-        let state = record.flatMap { VaultStatus.ZoneState(rawValue: $0.state) } ?? .localFallback
-        return VaultStatus.Zone(name: zone.rawValue, state: state, reason: record == nil ? "not synced yet" : record?.reason,
-                                lastFetch: record?.lastFetch, lastSend: record?.lastSend, pendingChanges: pending, quarantined: quarantined)
+        var state = record.flatMap { VaultStatus.ZoneState(rawValue: $0.state) } ?? .localFallback
+        var reason = record == nil ? "not synced yet" : record?.reason
+        let now = Int64(HybridLogicalClock.wallMilliseconds() / 1_000)
+        if state == .available, let waiting = record?.waiting, let since = record?.waitingSince, now - since > VaultStatus.gapPatienceSeconds {
+            state = .needsAttention
+            reason = "\(waiting) object\(waiting == 1 ? "" : "s") from another device \(waiting == 1 ? "has" : "have") waited more than a day for an earlier one that never arrived (lost by the sync tool?); that device's later changes are not applied until it does"
+        }
+        return VaultStatus.Zone(name: zone.rawValue, state: state, reason: reason, lastFetch: record?.lastFetch, lastSend: record?.lastSend,
+                                pendingChanges: pending, quarantined: quarantined, waiting: record?.waiting ?? 0, waitingSince: record?.waitingSince)
     }
 }

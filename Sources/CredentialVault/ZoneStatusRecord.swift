@@ -10,11 +10,16 @@ struct ZoneStatusRecord: Codable {
     /// Unix seconds of the last successful fetch and send.
     var lastFetch: Int64?
     var lastSend: Int64?
+    /// Objects the last run found behind a gap (an earlier object of the same device not
+    /// delivered yet), and since when (Unix seconds) runs have kept finding such a gap.
+    var waiting: Int?
+    var waitingSince: Int64?
 
     enum CodingKeys: String, CodingKey {
-        case state, reason
+        case state, reason, waiting
         case lastFetch = "last_fetch"
         case lastSend = "last_send"
+        case waitingSince = "waiting_since"
     }
 
     static func load(from directory: VaultDirectory) -> [String: ZoneStatusRecord] {

@@ -2,25 +2,7 @@ import Foundation
 import XCTest
 
 /// Two vault directories and one remote directory, driven through the built credctl.
-final class TwoDeviceSyncTests: CredctlTestCase {
-    private var a: CredctlRunner!
-    private var b: CredctlRunner!
-    private var remote: String { directory + "/remote" }
-    private var syncPassphrase: String { directory + "/sync-passphrase" }
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        a = CredctlRunner(vault: directory + "/a", keyFile: directory + "/a.key")
-        b = CredctlRunner(vault: directory + "/b", keyFile: directory + "/b.key")
-        _ = FileManager.default.createFile(atPath: syncPassphrase, contents: Data("correct horse battery".utf8), attributes: [.posixPermissions: 0o600])
-        assertStatus(try a.run("init"), 0)
-        assertStatus(try a.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase), 0)
-    }
-
-    private func join() throws {
-        assertStatus(try b.run("init", "--join", remote, "--sync-passphrase-file", syncPassphrase), 0)
-    }
-
+final class TwoDeviceSyncTests: TwoDeviceTestCase {
     func testTheTracksArriveSeparatelyAndEachStateIsReportedHonestly() throws {
         assertStatus(try a.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: [0x00, 0xff, 0x70, 0x77]), 0)
         assertStatus(try a.run("sync", "--zone", "config"), 0)

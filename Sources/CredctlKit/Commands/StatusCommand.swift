@@ -30,7 +30,8 @@ struct StatusCommand: Command {
                 ("zones", .array(status.zones.map { zone in
                     .object([("name", .string(zone.name)), ("state", .string(zone.state.rawValue)), ("reason", .optional(zone.reason)),
                              ("last_fetch", .optional(zone.lastFetch.map(Int.init))), ("last_send", .optional(zone.lastSend.map(Int.init))),
-                             ("pending_changes", .int(zone.pendingChanges)), ("quarantined", .int(zone.quarantined))])
+                             ("pending_changes", .int(zone.pendingChanges)), ("quarantined", .int(zone.quarantined)),
+                             ("waiting", .int(zone.waiting)), ("waiting_since", .optional(zone.waitingSince.map(Int.init)))])
                 })),
             ]))
             return
@@ -52,7 +53,8 @@ struct StatusCommand: Command {
         if let remote = status.remote { lines.append("Remote:      \(remote)") }
         for zone in status.zones {
             let reason = zone.reason.map { ": \($0)" } ?? ""
-            lines.append("Zone \(zone.name):".padding(13) + "\(zone.state.rawValue)\(reason) (\(zone.pendingChanges) pending, \(zone.quarantined) quarantined)")
+            lines.append("Zone \(zone.name):".padding(13) + "\(zone.state.rawValue)\(reason) (\(zone.pendingChanges) pending, \(zone.quarantined) quarantined"
+                         + (zone.waiting > 0 ? ", \(zone.waiting) waiting for an earlier object" : "") + ")")
         }
         Output.out(lines.joined(separator: "\n") + "\n")
     }
