@@ -8,8 +8,10 @@ extension Vault {
     /// Binds this vault to a directory remote. The first device creates the remote (its
     /// `vault.json` with this vault's keys wrapped under the sync passphrase, which needs the
     /// vault unlocked); a device of the same vault binds to it with the sync passphrase.
-    /// A remote that belongs to another vault is refused: join it from a new vault directory.
-    /// Returns true when this call created the remote.
+    /// A vault binding to a remote that another vault created joins that vault (needs it
+    /// unlocked): it takes the remote's vault id and key, its syncable secrets are sealed again
+    /// under that key, and all its records are sent like any other change — new versions that
+    /// never overwrite newer remote records. Returns true when this call created the remote.
     ///
     /// `merge` rebinds explicitly after the remote was reset (its `vault.json` is gone): the keys
     /// are published again, cursors reset, and every surviving local record queued again, so the
@@ -34,13 +36,21 @@ extension Vault {
                 existing = try remote.get(RemoteVaultKeys.objectName)
             }
             let keys = try Self.openRemoteKeys(existing ?? [], syncPassphrase: syncPassphrase)
-            guard keys.vaultID == vaultID else {
-                throw VaultError(.invalidInput, "The remote at \(location) belongs to another vault (\(keys.vaultID)).",
-                                 hint: "Join it from a new vault directory: credctl init --join \(location) --vault NEW_DIR")
+            // The remote holds another vault: this one joins it, bringing its records along —
+            // at once for a vault that never synced, only on request for one whose remote was
+            // replaced under it.
+            let adopting = keys.vaultID != vaultID
+            if adopting && previous != nil && !merge { throw Self.rebindNeeded(location) }
+            if adopting {
+                guard secrets.isUnlocked else {
+                    throw VaultError(.locked, "Binding to the remote of another vault seals this vault's secrets again under that vault's key, which needs the vault unlocked.",
+                                     hint: "Unlock it with its passphrase or key file.")
+                }
+                try secrets.adoptVault(id: keys.vaultID, vaultKey: keys.vaultKey)
             }
             let transportKey = keys.transportKey.withUnsafeBytes { Base64.encode($0) }
-            let rebinding = changed || (previous != nil && previous?.keysDigest != RemoteBinding.digest(existing ?? []))
-            if rebinding && !merge { throw Self.rebindNeeded(location) }
+            let rebinding = adopting || changed || (previous != nil && previous?.keysDigest != RemoteBinding.digest(existing ?? []))
+            if rebinding && !adopting && !merge { throw Self.rebindNeeded(location) }
             try RemoteBinding(kind: "directory", location: location, vaultID: keys.vaultID, transportKey: transportKey,
                               keysDigest: RemoteBinding.digest(existing ?? [])).save(in: directory)
             // Secrets stored before the remote was bound become syncable now (and on every unlock).

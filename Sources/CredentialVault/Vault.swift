@@ -88,7 +88,7 @@ public final class Vault: Sendable {
     public var deviceID: String { config.deviceID }
 
     /// The vault's id, shared by every device of the vault.
-    public var vaultID: String { secrets.storeID }
+    public var vaultID: String { secrets.vaultID }
 
     private static func keyProvider(for key: UnlockKey, creating: Bool) throws -> KeyProvider {
         switch key {

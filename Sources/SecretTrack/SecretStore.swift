@@ -9,8 +9,12 @@ import Synchronization
 /// opening a body needs the store unlocked by a key provider. Keys live only in guarded memory.
 public final class SecretStore: Sendable {
     let queue: DatabaseQueue
-    /// The vault this store belongs to; bound into every key slot.
+    /// The id this store was created with; bound into every key slot.
     public let storeID: String
+    /// The vault this store belongs to: `storeID`, unless it adopted another vault's id and key
+    /// when it was bound to that vault's remote.
+    public var vaultID: String { vaultIdentity.withLock { $0 } }
+    let vaultIdentity: Mutex<String>
     /// This device; it signs every local version.
     public let deviceID: String
     let keys = Mutex<VaultKeys?>(nil)
@@ -57,6 +61,7 @@ public final class SecretStore: Sendable {
         }
         storeID = store
         deviceID = device
+        vaultIdentity = Mutex(values["vault_id"] ?? store)
     }
 
     // MARK: - Locking
@@ -70,7 +75,7 @@ public final class SecretStore: Sendable {
             throw SecretError(.wrongKey, "This vault does not unlock with a \(provider.kind == .passphrase ? "passphrase" : "key file").",
                               hint: "It unlocks with: \(kinds).")
         }
-        let opened = try slot.open(with: provider, storeID: storeID)
+        let opened = try applyingAdoption(to: try slot.open(with: provider, storeID: storeID))
         keys.withLock { $0 = opened }
     }
 

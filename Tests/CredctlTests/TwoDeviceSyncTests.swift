@@ -69,14 +69,16 @@ final class TwoDeviceSyncTests: TwoDeviceTestCase {
         assertStatus(try b.run("sync"), 1)
         XCTAssertTrue(try b.run("status").output.contains("needsAttention: the remote now holds another vault"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: remote + "/zones"), "nothing uploaded")
-    }
-
-    func testAnotherVaultCannotBindToThisRemote() throws {
-        let other = CredctlRunner(vault: directory + "/other", keyFile: directory + "/other.key")
-        assertStatus(try other.run("init"), 0)
-        let result = try other.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase)
-        assertStatus(result, 65)
-        XCTAssertTrue(result.stderr.contains("belongs to another vault"), result.stderr)
+        // Binding to the new vault takes an explicit --merge; then B's records go to it.
+        let refused = try b.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase)
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("--merge"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: remote + "/zones"), "still nothing uploaded")
+        let merged = try b.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase, "--merge")
+        XCTAssertTrue(merged.output.contains("Joined the vault"), merged.output)
+        assertStatus(try b.run("sync"), 0)
+        assertStatus(try other.run("sync"), 0)
+        XCTAssertTrue(try other.run("host", "list").output.contains("after-reset"))
     }
 
     func testDevicesAnnounceThemselvesAndQuarantineIsListed() throws {

@@ -1,0 +1,61 @@
+import Replication
+import SQLite
+import Sodium
+
+extension SecretStore {
+    /// Seals an adopted vault key under this device's key, bound to the store and the vault.
+    static let adoptedKeyPurpose = SealPurpose(tag: 5, label: "credvault/v1/adopted-vault-key")
+
+    /// Makes this store part of another vault: a vault that already holds secrets binding to a
+    /// remote created by another vault takes that vault's id and key.
+    ///
+    /// In one transaction, every syncable body is opened with the current vault key, sealed again
+    /// under `vaultKey` with a new version and journaled (the same path as the every-launch
+    /// migration), and the new key is kept sealed under this device's key. The key slots stay as
+    /// they are, so every configured unlock method keeps working. A crash leaves either the old
+    /// vault whole or the new one whole. Device-only bodies are untouched. A body that no longer
+    /// opens stays as it was (it could not be read before either). Needs the store unlocked.
+    /// Returns how many bodies were sealed again.
+    @discardableResult
+    public func adoptVault(id newVaultID: String, vaultKey newKey: SecretBytes) throws -> Int {
+        let keys = try unlockedKeys()
+        let resealed = try write("adopt the vault \(newVaultID)") { db -> Int in
+            let items = try db.query(Self.selectItem + " WHERE availability = 'syncable'") { (Self.item($0), $0.blob(6) ?? []) }
+            var count = 0
+            for (item, sealed) in items {
+                guard let body = try? SealedBox.open(sealed, key: keys.vaultKey, purpose: Self.bodyPurpose, context: Self.context(item)) else { continue }
+                let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
+                let moved = SecretItem(reference: item.reference, availability: .syncable, pinned: item.pinned, incarnation: item.incarnation, version: version)
+                try db.run("UPDATE secret_items SET version_clock = ?, version_device = ?, sealed_body = ? WHERE reference = ?",
+                           [version.clock, version.device, try SealedBox.seal(body, key: newKey, purpose: Self.bodyPurpose, context: Self.context(moved)),
+                            item.reference])
+                try Journal.record(db, JournalEntry(recordName: item.reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
+                count += 1
+            }
+            let wrapped = try SealedBox.seal(newKey, key: keys.deviceKey, purpose: Self.adoptedKeyPurpose, context: adoptedKeyContext(newVaultID))
+            try db.run("INSERT OR REPLACE INTO secret_meta (key, value) VALUES ('vault_id', ?), ('adopted_vault_key', ?)",
+                       [newVaultID, Base64.encode(wrapped)])
+            return count
+        }
+        self.keys.withLock { $0 = VaultKeys(deviceKey: keys.deviceKey, vaultKey: newKey) }
+        vaultIdentity.withLock { $0 = newVaultID }
+        return resealed
+    }
+
+    /// The keys a slot opened, with the adopted vault key in place of the slot's own, if this
+    /// store adopted another vault.
+    func applyingAdoption(to opened: VaultKeys) throws -> VaultKeys {
+        guard let (vaultID, text) = try read("read the adopted vault key", { db in
+            try db.queryFirst("""
+                SELECT id.value, key.value FROM secret_meta AS id, secret_meta AS key
+                WHERE id.key = 'vault_id' AND key.key = 'adopted_vault_key'
+                """) { ($0.text(0) ?? "", $0.text(1) ?? "") }
+        }) else { return opened }
+        guard let wrapped = Base64.decode(text),
+              let key = try? SealedBox.open(wrapped, key: opened.deviceKey, purpose: Self.adoptedKeyPurpose, context: adoptedKeyContext(vaultID))
+        else { throw SecretError(.authenticationFailed, "The adopted vault key of this vault is damaged.") }
+        return VaultKeys(deviceKey: opened.deviceKey, vaultKey: key)
+    }
+
+    private func adoptedKeyContext(_ vaultID: String) -> [UInt8] { Array("\(storeID)\u{0}\(vaultID)".utf8) }
+}
