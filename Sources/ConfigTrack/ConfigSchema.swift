@@ -48,5 +48,6 @@ enum ConfigSchema {
                 """)
         },
         SyncTables.ingestedCopiesMigration,
+        SyncTables.replayableQuarantineMigration,
     ])
 }

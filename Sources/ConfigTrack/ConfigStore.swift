@@ -57,6 +57,11 @@ public final class ConfigStore: Sendable {
         try read("list quarantined config records") { try Journal.quarantined($0) }
     }
 
+    /// Drops a quarantined entry for good; false if there is none with that id.
+    public func discardQuarantined(id: Int64) throws -> Bool {
+        try write("discard a quarantined config record") { try Journal.discardQuarantined($0, id: id) }
+    }
+
     /// The pending upload intents, oldest first.
     public func pendingJournal() throws -> [JournalEntry] {
         try read("read the journal") { try Journal.pending($0) }

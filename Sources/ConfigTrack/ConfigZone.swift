@@ -41,10 +41,16 @@ public struct ConfigZone: SQLiteZoneStore {
         }
     }
 
+    public func replayQuarantined() throws -> ApplyReport {
+        try store.write("retry quarantined config changes") { db in
+            try SyncTables.replay(db, zone: zone) { envelope, pending in try merge(db, envelope, pending: pending, tombstones: true) }
+        }
+    }
+
     /// Merges one envelope: applied, ignored (what this device has wins), or quarantined.
     private func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, tombstones: Bool) throws -> MergeOutcome {
-        guard let type = Self.kinds[envelope.kind] else { return .quarantined("unknown record kind '\(envelope.kind)'") }
-        guard envelope.formatVersion == ConfigPayload.formatVersion else { return .quarantined("unsupported \(envelope.kind) format version \(envelope.formatVersion)") }
+        guard let type = Self.kinds[envelope.kind] else { return .unsupported("unknown record kind '\(envelope.kind)'") }
+        guard envelope.formatVersion == ConfigPayload.formatVersion else { return .unsupported("unsupported \(envelope.kind) format version \(envelope.formatVersion)") }
         guard let id = Self.id(of: envelope.recordName, kind: envelope.kind) else { return .quarantined("malformed record name") }
         let local = try localEnvelope(db, recordName: envelope.recordName, tombstones: tombstones)
         if let local, !Merge.wins(envelope, over: local) {

@@ -6,6 +6,7 @@ enum CommandTable {
         IdentityAddCommand.self, IdentityListCommand.self, IdentityShowCommand.self, IdentityRemoveCommand.self,
         GroupAddCommand.self, GroupListCommand.self, GroupRemoveCommand.self,
         ForwardAddCommand.self, ForwardListCommand.self, ForwardRemoveCommand.self,
-        ResolveCommand.self, ReadCommand.self, RemoteSetCommand.self, SyncCommand.self, DeviceListCommand.self, QuarantineListCommand.self, CompletionCommand.self,
+        ResolveCommand.self, ReadCommand.self, RemoteSetCommand.self, SyncCommand.self, DeviceListCommand.self, QuarantineListCommand.self, QuarantineDiscardCommand.self,
+        CompletionCommand.self,
     ]}
 }

@@ -32,4 +32,13 @@ extension Vault {
     public func quarantine() throws(VaultError) -> [QuarantineEntry] {
         try VaultError.wrapping { try config.quarantined() + secrets.quarantined() }
     }
+
+    /// Drops the quarantined entry `id` of `zone` for good (after reading what `quarantine()`
+    /// says about it). Throws `notFound` when there is no such entry.
+    public func discardQuarantined(zone: SyncZone, id: Int64) throws(VaultError) {
+        try VaultError.wrapping {
+            let found = zone == .config ? try config.discardQuarantined(id: id) : try secrets.discardQuarantined(id: id)
+            guard found else { throw VaultError(.notFound, "Nothing is quarantined as \(zone.rawValue)/\(id).", hint: "List what is: credctl quarantine list") }
+        }
+    }
 }

@@ -84,7 +84,10 @@ extension Vault {
         var state = record.flatMap { VaultStatus.ZoneState(rawValue: $0.state) } ?? .localFallback
         var reason = record == nil ? "not synced yet" : record?.reason
         let now = Int64(HybridLogicalClock.wallMilliseconds() / 1_000)
-        if state == .available, let waiting = record?.waiting, let since = record?.waitingSince, now - since > VaultStatus.gapPatienceSeconds {
+        if state == .available, quarantined > 0 {
+            state = .needsAttention
+            reason = "\(quarantined) received change\(quarantined == 1 ? " is" : "s are") quarantined (see credctl quarantine list)"
+        } else if state == .available, let waiting = record?.waiting, let since = record?.waitingSince, now - since > VaultStatus.gapPatienceSeconds {
             state = .needsAttention
             reason = "\(waiting) object\(waiting == 1 ? "" : "s") from another device \(waiting == 1 ? "has" : "have") waited more than a day for an earlier one that never arrived (lost by the sync tool?); that device's later changes are not applied until it does"
         }

@@ -76,20 +76,28 @@ public enum Journal {
         try db.queryFirst("SELECT 1 FROM replication_quarantine WHERE record_name = ? LIMIT 1", [recordName]) { _ in true } ?? false
     }
 
-    /// Keeps bytes that could not be applied, with the reason, out of the way of other records.
-    public static func quarantine(_ db: Connection, zone: String, recordName: String, reason: String, bytes: [UInt8], at version: RecordVersion) throws {
-        try db.run("INSERT INTO replication_quarantine (zone, record_name, reason, bytes, received_clock) VALUES (?, ?, ?, ?, ?)",
-                   [zone, recordName, reason, bytes, version.clock])
+    /// Keeps bytes that could not be applied, with the reason, out of the way of other records;
+    /// `envelope` (its encoding) when a newer build could apply it.
+    public static func quarantine(_ db: Connection, zone: String, recordName: String, reason: String, bytes: [UInt8], at version: RecordVersion,
+                                  envelope: [UInt8]? = nil) throws {
+        try db.run("INSERT INTO replication_quarantine (zone, record_name, reason, bytes, received_clock, envelope) VALUES (?, ?, ?, ?, ?, ?)",
+                   [zone, recordName, reason, bytes, version.clock, envelope])
     }
 
     /// Everything held in quarantine, oldest first.
     public static func quarantined(_ db: Connection) throws -> [QuarantineEntry] {
-        try db.query("SELECT zone, record_name, reason, length(bytes) FROM replication_quarantine ORDER BY id") {
-            QuarantineEntry(zone: $0.text(0) ?? "", recordName: $0.text(1) ?? "", reason: $0.text(2) ?? "", size: $0.int(3))
+        try db.query("SELECT id, zone, record_name, reason, length(bytes), envelope IS NOT NULL FROM replication_quarantine ORDER BY id") {
+            QuarantineEntry(id: $0.int64(0), zone: $0.text(1) ?? "", recordName: $0.text(2) ?? "", reason: $0.text(3) ?? "", size: $0.int(4), awaitsUpgrade: $0.bool(5))
         }
     }
 
     public static func quarantineCount(_ db: Connection) throws -> Int {
         try db.queryFirst("SELECT count(*) FROM replication_quarantine") { $0.int(0) } ?? 0
+    }
+
+    /// Drops one quarantined entry for good; false if there is no such entry.
+    public static func discardQuarantined(_ db: Connection, id: Int64) throws -> Bool {
+        try db.run("DELETE FROM replication_quarantine WHERE id = ?", [id])
+        return db.changes > 0
     }
 }

@@ -16,6 +16,10 @@ public enum SyncTables {
         try db.execute("CREATE TABLE replication_ingested (name TEXT NOT NULL, digest BLOB NOT NULL, PRIMARY KEY (name, digest))")
     }
 
+    public static let replayableQuarantineMigration = Migration("replication: quarantined envelopes a newer build can apply") { db in
+        try db.execute("ALTER TABLE replication_quarantine ADD COLUMN envelope BLOB")
+    }
+
     public static func wasIngested(_ db: Connection, name: String, digest: [UInt8]) throws -> Bool {
         try db.queryFirst("SELECT 1 FROM replication_ingested WHERE name = ? AND digest = ?", [name, digest]) { _ in true } ?? false
     }
@@ -94,25 +98,53 @@ public enum SyncTables {
             }
             if let newest = batch.envelopes.map(\.version).max() { try LocalClock.observe(db, newest) }
             for envelope in batch.envelopes {
-                switch try merge(envelope, pending.contains(envelope.recordName)) {
-                case .applied:
-                    report.applied += 1
-                    // A fetched version that won replaced any pending edit (the merge discarded it).
-                    pending.remove(envelope.recordName)
-                case .ignored: report.ignored += 1
-                case .quarantined(let reason):
-                    try quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: envelope.payload),
-                                   device: batch.device, sequence: batch.sequence)
-                    report.quarantined += 1
-                case .refused(let reason):
-                    try quarantine(db, zone: zone, RejectedEnvelope(recordName: envelope.recordName, reason: reason, bytes: []),
-                                   device: batch.device, sequence: batch.sequence)
-                    report.quarantined += 1
-                }
+                let outcome = try merge(envelope, pending.contains(envelope.recordName))
+                // A fetched version that won replaced any pending edit (the merge discarded it).
+                if outcome == .applied { pending.remove(envelope.recordName) }
+                try record(outcome, of: envelope, in: &report, db, zone: zone, device: batch.device)
             }
             if batch.advancesCursor {
                 try advance(db, zone: zone, device: batch.device, sequence: batch.sequence, ownDevice: ownDevice)
             }
+        }
+        return report
+    }
+
+    /// Counts a merge outcome, quarantining what did not apply.
+    private static func record(_ outcome: MergeOutcome, of envelope: Envelope, in report: inout ApplyReport, _ db: Connection,
+                               zone: String, device: String) throws {
+        let version = RecordVersion(clock: HybridLogicalClock.wallMilliseconds() << HybridLogicalClock.counterBits, device: device)
+        switch outcome {
+        case .applied: report.applied += 1
+        case .ignored: report.ignored += 1
+        case .quarantined(let reason):
+            try Journal.quarantine(db, zone: zone, recordName: envelope.recordName, reason: reason, bytes: envelope.payload, at: version)
+            report.quarantined += 1
+        case .unsupported(let reason):
+            try Journal.quarantine(db, zone: zone, recordName: envelope.recordName, reason: reason, bytes: envelope.payload, at: version,
+                                   envelope: BatchCodec.encode(envelope))
+            report.quarantined += 1
+        case .refused(let reason):
+            try Journal.quarantine(db, zone: zone, recordName: envelope.recordName, reason: reason, bytes: [], at: version)
+            report.quarantined += 1
+        }
+    }
+
+    /// Merges again every quarantined envelope a newer build wrote, inside the store's write
+    /// transaction: what this build now understands leaves quarantine (applied, ignored, or
+    /// quarantined afresh for another reason); the rest stays, untouched.
+    public static func replay(_ db: Connection, zone: String, merge: (Envelope, _ pending: Bool) throws -> MergeOutcome) throws -> ApplyReport {
+        var report = ApplyReport()
+        let held = try db.query("SELECT id, envelope FROM replication_quarantine WHERE envelope IS NOT NULL ORDER BY id") { ($0.int64(0), $0.blob(1) ?? []) }
+        guard !held.isEmpty else { return report }
+        let pending = Set(try db.query("SELECT record_name FROM replication_journal") { $0.text(0) ?? "" })
+        for (id, bytes) in held {
+            guard let envelope = try? BatchCodec.decode(bytes) else { continue }
+            let outcome = try merge(envelope, pending.contains(envelope.recordName))
+            if case .unsupported = outcome { continue }
+            try db.run("DELETE FROM replication_quarantine WHERE id = ?", [id])
+            try LocalClock.observe(db, envelope.version)
+            try record(outcome, of: envelope, in: &report, db, zone: zone, device: envelope.version.device)
         }
         return report
     }

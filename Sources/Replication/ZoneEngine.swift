@@ -48,6 +48,8 @@ public struct ZoneEngine: Sendable {
 
     private func fetch(into report: inout ZoneSyncReport, queue: inout ApplyQueue) throws {
         let zone = store.zone
+        // What a newer build wrote and this one once could not read: an upgrade applies it now.
+        report.add(try store.replayQuarantined())
         let state = try store.syncState()
         var byDevice: [String: [UInt64: String]] = [:]
         var copies: [(BatchObjectName, String)] = []

@@ -22,6 +22,10 @@ public protocol ZoneStore: Sendable {
     /// `advancesCursor`. All of them or none: a crash leaves every cursor where it was.
     func apply(_ batches: [IncomingBatch]) throws -> ApplyReport
 
+    /// Merges again, in one transaction, the quarantined envelopes a newer build wrote (see
+    /// `MergeOutcome.unsupported`): after an upgrade they apply.
+    func replayQuarantined() throws -> ApplyReport
+
     /// Counts one more sync run that found the object `name` unreadable (content digest
     /// `digest`); returns how many consecutive runs saw the same unreadable bytes.
     func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int

@@ -31,5 +31,6 @@ enum SecretSchema {
         },
         SyncTables.migration,
         SyncTables.ingestedCopiesMigration,
+        SyncTables.replayableQuarantineMigration,
     ])
 }

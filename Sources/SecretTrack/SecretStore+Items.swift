@@ -94,6 +94,11 @@ extension SecretStore {
         try read("list quarantined secrets") { try Journal.quarantined($0) }
     }
 
+    /// Drops a quarantined entry for good; false if there is none with that id.
+    public func discardQuarantined(id: Int64) throws -> Bool {
+        try write("discard a quarantined secret") { try Journal.discardQuarantined($0, id: id) }
+    }
+
     public func counts() throws -> SecretCounts {
         try read("count secrets") { db in
             func count(_ sql: String) throws -> Int { try db.queryFirst(sql) { $0.int(0) } ?? 0 }

@@ -41,13 +41,20 @@ public struct SecretZone: SQLiteZoneStore {
         }
     }
 
+    public func replayQuarantined() throws -> ApplyReport {
+        try store.write("retry quarantined secret changes") { db in
+            try SyncTables.replay(db, zone: zone) { envelope, pending in try merge(db, envelope, pending: pending, markers: true) }
+        }
+    }
+
     /// Merges one envelope: applied, ignored (what this device has wins), or quarantined.
     private func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, markers: Bool) throws -> MergeOutcome {
         // Bytes are kept for later only when they are a sealed body: anything else might be a
         // secret in the clear from a newer or broken writer.
         let keep: (String) -> MergeOutcome = { Self.looksSealed(envelope.payload) ? .quarantined($0) : .refused($0 + " (its bytes were not kept)") }
-        guard envelope.kind == SecretStore.itemKind else { return keep("unknown record kind '\(envelope.kind)'") }
-        guard envelope.formatVersion == Self.formatVersion else { return keep("unsupported secret format version \(envelope.formatVersion)") }
+        let keepForLater: (String) -> MergeOutcome = { Self.looksSealed(envelope.payload) ? .unsupported($0) : .refused($0 + " (its bytes were not kept)") }
+        guard envelope.kind == SecretStore.itemKind else { return keepForLater("unknown record kind '\(envelope.kind)'") }
+        guard envelope.formatVersion == Self.formatVersion else { return keepForLater("unsupported secret format version \(envelope.formatVersion)") }
         guard envelope.incarnation >= 1 else { return keep("invalid incarnation \(envelope.incarnation)") }
         // Bytes that are not a sealed body could be a plaintext secret: never kept on disk.
         if !envelope.deleted && !Self.looksSealed(envelope.payload) { return .refused("the secret body is not a sealed body (its bytes were not kept)") }

@@ -1,5 +1,5 @@
 import Foundation
-import Replication
+@testable import Replication
 import Sodium
 import XCTest
 @testable import ConfigTrack
@@ -104,5 +104,45 @@ final class ZoneQuarantineTests: XCTestCase {
         try publish([bad, hostile], sequence: 1)
         XCTAssertEqual(try sync().quarantined, 2)
         XCTAssertEqual(try store.hosts(), [])
+    }
+
+    func testWhatANewerBuildWroteIsKeptWholeAndAppliesOnceThisBuildUnderstandsIt() throws {
+        let version = RecordVersion(clock: 5 << 16, device: "device-a")
+        let newer = Envelope(recordName: "host/" + CanonicalUUID.text(UUID()), kind: "host", formatVersion: 2, version: version, deleted: false,
+                             incarnation: 0, payload: [7, 7])
+        let damaged = Envelope(recordName: "host/" + CanonicalUUID.text(UUID()), kind: "host", formatVersion: 1, version: version,
+                               deleted: false, incarnation: 0, payload: [0, 9, 9])
+        try publish([newer, damaged], sequence: 1)
+        XCTAssertEqual(try sync().quarantined, 2)
+        let entries = try store.quarantined()
+        XCTAssertEqual(entries.map(\.awaitsUpgrade), [true, false], "only the newer format waits for an upgrade")
+        // Every later sync tries it again; this build still cannot read it, so it stays.
+        XCTAssertEqual(try sync().applied, 0)
+        XCTAssertEqual(try store.quarantined(), entries)
+
+        // What an older build quarantined as unsupported — a host record of format 1 — is what
+        // this build sees after an upgrade: the next sync applies it and clears the entry.
+        let host = try hostEnvelope("from-the-future")
+        try store.write("quarantine as an older build would") { db in
+            try Journal.quarantine(db, zone: "config", recordName: host.recordName, reason: "unsupported host format version 1",
+                                   bytes: host.payload, at: version, envelope: BatchCodec.encode(host))
+        }
+        let upgraded = try sync()
+        XCTAssertEqual(upgraded.applied, 1)
+        XCTAssertEqual(try store.hosts().map(\.label), ["from-the-future"])
+        XCTAssertEqual(try store.quarantined(), entries, "the rest is untouched")
+        XCTAssertEqual(try sync().applied, 0, "applied once")
+    }
+
+    func testADiscardedEntryIsGoneForGood() throws {
+        let garbage = Envelope(recordName: "host/" + CanonicalUUID.text(UUID()), kind: "host", formatVersion: 1,
+                               version: RecordVersion(clock: 5 << 16, device: "device-a"), deleted: false, incarnation: 0, payload: [0, 9, 9])
+        try publish([garbage], sequence: 1)
+        _ = try sync()
+        let entry = try XCTUnwrap(try store.quarantined().first)
+        XCTAssertTrue(try store.discardQuarantined(id: entry.id))
+        XCTAssertFalse(try store.discardQuarantined(id: entry.id))
+        XCTAssertEqual(try store.counts().quarantined, 0)
+        XCTAssertEqual(try sync().quarantined, 0, "the object is not fetched again")
     }
 }

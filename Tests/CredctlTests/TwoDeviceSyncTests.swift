@@ -99,6 +99,16 @@ final class TwoDeviceSyncTests: TwoDeviceTestCase {
         XCTAssertEqual(entries.first?["zone"] as? String, "config")
         XCTAssertEqual(entries.first?["bytes"] as? Int, 80)
         XCTAssertTrue(try a.run("status").output.contains("1 quarantined"))
+        XCTAssertTrue(try a.run("status").output.contains("Zone config: needsAttention: 1 received change is quarantined"))
+        // Discarding takes the listed ID; a wrong one discards nothing.
+        let id = try XCTUnwrap(entries.first?["id"] as? String)
+        XCTAssertTrue(id.hasPrefix("config/"), id)
+        assertStatus(try a.run("quarantine", "discard", "nonsense"), 64)
+        assertStatus(try a.run("quarantine", "discard", id, "config/999"), 66)
+        XCTAssertTrue(try a.run("status").output.contains("1 quarantined"))
+        assertStatus(try a.run("quarantine", "discard", id), 0)
+        XCTAssertEqual(try a.run("quarantine", "list").output, "Nothing is quarantined.\n")
+        XCTAssertTrue(try a.run("status").output.contains("Zone config: available"))
     }
 
     func testProgressShowsOnATerminalOnlyAndNeverWhenPiped() throws {

@@ -15,6 +15,7 @@ final class RecordingZone: ZoneStore {
     func pendingChanges(limit: Int) throws -> [Envelope] { try inner.pendingChanges(limit: limit) }
     func apply(_ batches: [IncomingBatch]) throws -> ApplyReport { try inner.apply(batches) }
     func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int { try inner.noteUnreadable(name, digest: digest) }
+    func replayQuarantined() throws -> ApplyReport { try inner.replayQuarantined() }
     func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool { try inner.wasIngested(name, digest: digest) }
     func markIngested(_ name: String, digest: [UInt8]) throws { try inner.markIngested(name, digest: digest) }
 
