@@ -19,11 +19,12 @@ enum SyncBenchmarkRun {
             Console.progress("sync benchmark: \(size) hosts…")
             results.append(try SyncBenchmark(size: size).run())
         }
-        Console.print("hosts    records  build s  publish s  join s  join peak MiB  one-change ms  one-change peak MiB  remote objects")
+        Console.print("hosts    records  build s  publish s  join s  join peak MiB  one-change ms (median, slowest of \(SyncBenchmark.oneChangeRounds))  one-change peak MiB  remote objects")
         for result in results {
             Console.print([String(result.hosts).leftPadded(7), String(result.records).leftPadded(8), result.buildSeconds.fixed(1).leftPadded(7),
                            result.publishSeconds.fixed(2).leftPadded(9), result.joinSeconds.fixed(2).leftPadded(6),
-                           result.joinPeakMiB.fixed(1).leftPadded(13), result.oneChangeSyncMilliseconds.fixed(1).leftPadded(13),
+                           result.joinPeakMiB.fixed(1).leftPadded(13),
+                           (result.oneChangeSyncMilliseconds.fixed(1) + ", " + result.oneChangeSlowestMilliseconds.fixed(1)).leftPadded(36),
                            result.oneChangePeakMiB.fixed(1).leftPadded(19), String(result.remoteObjects).leftPadded(14)].joined(separator: "  "))
         }
         let encoder = JSONEncoder()

@@ -9,8 +9,11 @@ struct SyncResult: Codable {
     /// `credctl init --join` of a new device, as a child process: its wall time and peak memory.
     let joinSeconds: Double
     let joinPeakMiB: Double
-    /// One host edited on the first device, then `credctl sync` on the second.
+    /// One host edited on the first device, then `credctl sync` on the second; repeated
+    /// `oneChangeRounds` times: the median, the slowest round, and the highest peak memory.
     let oneChangeSyncMilliseconds: Double
+    let oneChangeSlowestMilliseconds: Double
+    let oneChangeRounds: Int
     let oneChangePeakMiB: Double
     let remoteObjects: Int
 }
