@@ -47,6 +47,17 @@ public struct VaultDirectory: Sendable, Equatable {
         }
     }
 
+    /// Whether another process holds the directory's exclusive lock right now: on an existing
+    /// vault, that is a sync in progress.
+    func isLockedByAnother() -> Bool {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard flock(fd, LOCK_SH | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+        flock(fd, LOCK_UN)
+        return false
+    }
+
     /// Runs `body` holding an exclusive `flock` on the directory, so two processes creating a
     /// vault in the same place cannot interleave (and one cannot discard the other's files).
     func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {

@@ -3,10 +3,12 @@ import SecretTrack
 
 /// An honest summary of a vault on this device; gathering it needs no key.
 public struct VaultStatus: Sendable {
-    /// The replication state of one zone: `localOnly` without a remote; otherwise the outcome of
-    /// the last sync run (`available`, `localFallback`, `needsAttention`).
+    /// The replication state of one zone: `localOnly` without a remote; `syncing` while a sync
+    /// runs; otherwise the outcome of the last sync run (`available`, `localFallback`,
+    /// `needsAttention`).
     public enum ZoneState: String, Sendable {
         case localOnly
+        case syncing
         case available
         case localFallback
         case needsAttention
@@ -60,6 +62,7 @@ extension Vault {
         try VaultError.wrapping {
             let binding = try RemoteBinding.load(from: directory)
             let records = ZoneStatusRecord.load(from: directory)
+            let syncing = binding != nil && directory.isLockedByAnother()
             let configCounts = try config.counts()
             let secretCounts = try secrets.counts()
             return VaultStatus(
@@ -69,13 +72,14 @@ extension Vault {
                 deviceOnlySecrets: secretCounts.deviceOnly, syncableSecrets: secretCounts.syncable, deletionMarkers: secretCounts.deletionMarkers,
                 awaitingMigration: binding == nil ? 0 : secretCounts.awaitingMigration,
                 zones: [
-                    zone(.config, binding: binding, records: records, pending: configCounts.pendingChanges, quarantined: configCounts.quarantined),
-                    zone(.secrets, binding: binding, records: records, pending: secretCounts.pendingChanges, quarantined: secretCounts.quarantined),
+                    zone(.config, binding: binding, records: records, syncing: syncing, pending: configCounts.pendingChanges, quarantined: configCounts.quarantined),
+                    zone(.secrets, binding: binding, records: records, syncing: syncing, pending: secretCounts.pendingChanges, quarantined: secretCounts.quarantined),
                 ], remote: binding?.location)
         }
     }
 
-    private func zone(_ zone: SyncZone, binding: RemoteBinding?, records: [String: ZoneStatusRecord], pending: Int, quarantined: Int) -> VaultStatus.Zone {
+    private func zone(_ zone: SyncZone, binding: RemoteBinding?, records: [String: ZoneStatusRecord], syncing: Bool, pending: Int,
+                      quarantined: Int) -> VaultStatus.Zone {
         guard binding != nil else {
             return VaultStatus.Zone(name: zone.rawValue, state: .localOnly, reason: nil, lastFetch: nil, lastSend: nil, pendingChanges: pending,
                                     quarantined: quarantined, waiting: 0, waitingSince: nil)
@@ -84,7 +88,11 @@ extension Vault {
         var state = record.flatMap { VaultStatus.ZoneState(rawValue: $0.state) } ?? .localFallback
         var reason = record == nil ? "not synced yet" : record?.reason
         let now = Int64(HybridLogicalClock.wallMilliseconds() / 1_000)
-        if state == .available, quarantined > 0 {
+        if syncing {
+            // The outcome being made replaces the last one; until then, say what is going on.
+            state = .syncing
+            reason = nil
+        } else if state == .available, quarantined > 0 {
             state = .needsAttention
             reason = "\(quarantined) received change\(quarantined == 1 ? " is" : "s are") quarantined (see credctl quarantine list)"
         } else if state == .available, let waiting = record?.waiting, let since = record?.waitingSince, now - since > VaultStatus.gapPatienceSeconds {
