@@ -30,13 +30,9 @@ public struct ConfigZone: SQLiteZoneStore {
 
     public func apply(_ batches: [IncomingBatch]) throws -> ApplyReport {
         try store.write("apply fetched config changes") { db in
-            // A device that never saw a deletion (a fresh join) skips the tombstone lookups.
-            var tombstones = try db.queryFirst("SELECT EXISTS (SELECT 1 FROM config_tombstones)") { $0.bool(0) } ?? true
-            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batches: batches) { envelope, pending in
-                let outcome = try merge(db, envelope, pending: pending, tombstones: tombstones)
-                // From the first deletion on, later envelopes in this transaction look for it.
-                if envelope.deleted, case .applied = outcome { tombstones = true }
-                return outcome
+            let seen = try db.queryFirst("SELECT EXISTS (SELECT 1 FROM config_tombstones)") { $0.bool(0) } ?? true
+            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batches: batches, deletionsSeen: seen) {
+                try merge(db, $0, pending: $1, tombstones: $2)
             }
         }
     }

@@ -86,9 +86,14 @@ public enum SyncTables {
     /// seen, `merge` decides each envelope (told whether that record has a pending local edit),
     /// and the cursor advances. `keepsRejectedBytes` is false for zones whose unreadable bytes
     /// might hold a secret in the clear: then only the reason is kept.
+    ///
+    /// `deletionsSeen` says whether the store holds any deletion yet; a device that never saw
+    /// one (a fresh join) lets `merge` skip looking for them — until an envelope applied in this
+    /// very transaction is a deletion, from which on `merge` is told to look.
     public static func apply(_ db: Connection, zone: String, ownDevice: String, batches: [IncomingBatch], keepsRejectedBytes: Bool = true,
-                             merge: (Envelope, _ pending: Bool) throws -> MergeOutcome) throws -> ApplyReport {
+                             deletionsSeen: Bool, merge: (Envelope, _ pending: Bool, _ deletionsSeen: Bool) throws -> MergeOutcome) throws -> ApplyReport {
         var report = ApplyReport()
+        var deletionsSeen = deletionsSeen
         var pending = Set(try db.query("SELECT record_name FROM replication_journal") { $0.text(0) ?? "" })
         for batch in batches {
             for rejected in batch.rejected {
@@ -98,9 +103,12 @@ public enum SyncTables {
             }
             if let newest = batch.envelopes.map(\.version).max() { try LocalClock.observe(db, newest) }
             for envelope in batch.envelopes {
-                let outcome = try merge(envelope, pending.contains(envelope.recordName))
+                let outcome = try merge(envelope, pending.contains(envelope.recordName), deletionsSeen)
                 // A fetched version that won replaced any pending edit (the merge discarded it).
-                if outcome == .applied { pending.remove(envelope.recordName) }
+                if outcome == .applied {
+                    pending.remove(envelope.recordName)
+                    if envelope.deleted { deletionsSeen = true }
+                }
                 try record(outcome, of: envelope, in: &report, db, zone: zone, device: batch.device)
             }
             if batch.advancesCursor {

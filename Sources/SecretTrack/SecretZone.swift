@@ -30,13 +30,9 @@ public struct SecretZone: SQLiteZoneStore {
 
     public func apply(_ batches: [IncomingBatch]) throws -> ApplyReport {
         try store.write("apply fetched secret changes") { db in
-            // A device that never saw a deletion (a fresh join) skips the marker lookups.
-            var markers = try db.queryFirst("SELECT EXISTS (SELECT 1 FROM deletion_markers)") { $0.bool(0) } ?? true
-            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batches: batches, keepsRejectedBytes: false) { envelope, pending in
-                let outcome = try merge(db, envelope, pending: pending, markers: markers)
-                // From the first deletion on, later envelopes in this transaction look for it.
-                if envelope.deleted, case .applied = outcome { markers = true }
-                return outcome
+            let seen = try db.queryFirst("SELECT EXISTS (SELECT 1 FROM deletion_markers)") { $0.bool(0) } ?? true
+            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batches: batches, keepsRejectedBytes: false, deletionsSeen: seen) {
+                try merge(db, $0, pending: $1, markers: $2)
             }
         }
     }
