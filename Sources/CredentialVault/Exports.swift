@@ -3,6 +3,8 @@
 @_exported import ConfigTrack
 @_exported import struct Replication.RecordVersion
 @_exported import enum SecretTrack.Availability
+@_exported import struct SecretTrack.SecretConflict
+@_exported import struct SecretTrack.SecretItem
 @_exported import class Sodium.SecretBytes
 @_exported import struct Sodium.KDFParameters
 @_exported import enum Sodium.Base64

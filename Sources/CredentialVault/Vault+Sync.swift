@@ -58,6 +58,8 @@ extension Vault {
                 records[zone.rawValue] = record
             }
             try ZoneStatusRecord.save(records, in: directory)
+            // Losing versions are kept for a fixed period, then collected.
+            try secrets.collectExpiredConflicts()
             return outcomes
         }
     }

@@ -7,4 +7,6 @@ public struct SecretCounts: Sendable, Equatable {
     public let deletionMarkers: Int
     public let pendingChanges: Int
     public let quarantined: Int
+    /// Losing versions kept for `conflicts restore`.
+    public let conflicts: Int
 }

@@ -32,5 +32,6 @@ enum SecretSchema {
         SyncTables.migration,
         SyncTables.ingestedCopiesMigration,
         SyncTables.replayableQuarantineMigration,
+        SecretStore.conflictsMigration,
     ])
 }

@@ -108,7 +108,8 @@ extension SecretStore {
                 awaitingMigration: try count("SELECT count(*) FROM secret_items WHERE availability = 'deviceOnly' AND pinned = 0"),
                 deletionMarkers: try count("SELECT count(*) FROM deletion_markers"),
                 pendingChanges: try Journal.pendingCount(db),
-                quarantined: try Journal.quarantineCount(db))
+                quarantined: try Journal.quarantineCount(db),
+                conflicts: try count("SELECT count(*) FROM secret_conflicts"))
         }
     }
 
@@ -147,7 +148,7 @@ extension SecretStore {
         return (.absent, nil)
     }
 
-    private func lastIncarnation(_ db: Connection, _ reference: String) throws -> Int64? {
+    func lastIncarnation(_ db: Connection, _ reference: String) throws -> Int64? {
         try db.queryFirst("SELECT max(incarnation) FROM deletion_markers WHERE reference = ?", [reference]) { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
     }
 }

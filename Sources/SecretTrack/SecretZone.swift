@@ -54,9 +54,11 @@ public struct SecretZone: SQLiteZoneStore {
         guard envelope.incarnation >= 1 else { return keep("invalid incarnation \(envelope.incarnation)") }
         // Bytes that are not a sealed body could be a plaintext secret: never kept on disk.
         if !envelope.deleted && !Self.looksSealed(envelope.payload) { return .refused("the secret body is not a sealed body (its bytes were not kept)") }
-        if let local = try localEnvelope(db, envelope.recordName, markers: markers), !Merge.wins(envelope, over: local) {
+        let local = try localEnvelope(db, envelope.recordName, markers: markers)
+        if let local, !Merge.wins(envelope, over: local) {
             return .ignored
         }
+        if let local { try keepIfConflict(db, local: local, losingTo: envelope, pending: pending) }
         if envelope.deleted {
             // The marker for that incarnation first; the body goes only if it is of that life.
             try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device) VALUES (?, ?, ?, ?)",
@@ -70,6 +72,21 @@ public struct SecretZone: SQLiteZoneStore {
         }
         if pending { try Journal.discard(db, recordName: envelope.recordName) }
         return .applied
+    }
+
+    /// Keeps this device's body, about to be replaced or removed by `winner`, when that loses a
+    /// change its maker did not know about: an edit not sent yet, a device-only body, or an
+    /// edit newer than the deletion that beats it (a deleting device that had seen the edit
+    /// would have stamped its deletion later).
+    private func keepIfConflict(_ db: Connection, local: Envelope, losingTo winner: Envelope, pending: Bool) throws {
+        guard !local.deleted, local.version.device == deviceID,
+              let availability = try db.queryFirst("SELECT availability FROM secret_items WHERE reference = ?", [local.recordName], {
+                  Availability(rawValue: $0.text(0) ?? "")
+              }) ?? nil
+        else { return }
+        guard pending || availability == .deviceOnly || (winner.deleted && winner.version < local.version) else { return }
+        let lost = SecretItem(reference: local.recordName, availability: availability, pinned: false, incarnation: local.incarnation, version: local.version)
+        try SecretStore.keepConflict(db, lost: lost, sealed: local.payload, winner: winner)
     }
 
     /// This device's state of a reference as an envelope: its body, else its newest marker.

@@ -162,4 +162,64 @@ final class SecretZoneSyncTests: XCTestCase {
         let item = try b.put(try SecretBytes(utf8: "fine"), for: reference, availability: .syncable)
         XCTAssertLessThan(item.version.clock, future)
     }
+
+    func testAnEditThatLosesToADeletionIsKeptOnItsDeviceAndRestoresAsANewIncarnation() throws {
+        try a.put(try SecretBytes(utf8: "first"), for: reference, availability: .syncable)
+        try sync(a)
+        try sync(b)
+        try b.put(try SecretBytes(utf8: "edit on b"), for: reference)  // not sent yet
+        try a.delete(reference)
+        try sync(a)
+        try sync(b)
+        assertCode(.deleted) { _ = try self.b.read(self.reference) }
+        let kept = try b.conflicts()
+        XCTAssertEqual(kept.count, 1)
+        XCTAssertEqual(kept.first?.lost.reference, reference)
+        XCTAssertEqual(kept.first?.lost.version.device, "device-b")
+        XCTAssertEqual(kept.first?.winnerDeleted, true)
+        XCTAssertEqual(kept.first?.winner.device, "device-a")
+        XCTAssertEqual(try a.conflicts(), [], "only the device whose edit lost keeps it")
+
+        let restored = try b.restoreConflict(try XCTUnwrap(kept.first?.id))
+        XCTAssertEqual(restored.incarnation, 2, "a new incarnation, past the deleted one")
+        XCTAssertTrue(try b.dropConflict(kept[0].id))
+        try sync(b)
+        try sync(a)
+        XCTAssertEqual(try text(a), "edit on b")
+        XCTAssertEqual(try text(b), "edit on b")
+    }
+
+    func testTheOlderSideOfAConcurrentEditIsKeptAndASentEditThatIsReplacedIsNot() throws {
+        try a.put(try SecretBytes(utf8: "first"), for: reference, availability: .syncable)
+        try sync(a)
+        try sync(b)
+        try b.put(try SecretBytes(utf8: "older edit on b"), for: reference)
+        a.clockSkew.withLock { $0 = 1_000 }  // surely later than B's, even within one millisecond
+        try a.put(try SecretBytes(utf8: "newer edit on a"), for: reference)
+        try sync(a)
+        try sync(b)
+        XCTAssertEqual(try text(b), "newer edit on a")
+        XCTAssertEqual(try b.conflicts().map(\.winnerDeleted), [false])
+        // An edit already sent and then replaced by a device that had received it is no conflict.
+        try sync(a)
+        try a.put(try SecretBytes(utf8: "next on a"), for: reference)
+        try sync(a)
+        try sync(b)
+        XCTAssertEqual(try b.conflicts().count, 1)
+        XCTAssertEqual(try a.conflicts().count, 0)
+    }
+
+    func testKeptVersionsAreCollectedAfterTheRetentionPeriod() throws {
+        try a.put(try SecretBytes(utf8: "first"), for: reference, availability: .syncable)
+        try sync(a)
+        try sync(b)
+        try b.put(try SecretBytes(utf8: "edit on b"), for: reference)
+        try a.delete(reference)
+        try sync(a)
+        try sync(b)
+        let kept = try XCTUnwrap(try b.conflicts().first)
+        XCTAssertEqual(try b.collectExpiredConflicts(now: kept.expiresAt - 1), 0)
+        XCTAssertEqual(try b.collectExpiredConflicts(now: kept.expiresAt + 1), 1)
+        XCTAssertEqual(try b.conflicts(), [])
+    }
 }

@@ -1,0 +1,53 @@
+import ConfigTrack
+import SecretTrack
+
+extension Vault {
+    /// The versions of secrets made on this device that lost a merge, kept sealed for
+    /// `SecretStore.conflictRetentionDays` days, oldest first. Needs no unlocking.
+    public func conflicts() throws(VaultError) -> [SecretConflict] {
+        try VaultError.wrapping { try secrets.conflicts() }
+    }
+
+    /// Brings the kept version `id` back as a new incarnation of its secret (which then syncs
+    /// and wins everywhere) and points its host or identity at it again. The record must still
+    /// exist: a body that no record names would only be an orphan. Needs the vault unlocked.
+    ///
+    /// Order for crash safety: the body first, then the record's reference, then the kept
+    /// version is forgotten — a crash in between leaves the entry, and restoring again is safe.
+    @discardableResult
+    public func restoreConflict(_ id: Int64) throws(VaultError) -> SecretReference {
+        try VaultError.wrapping {
+            guard let conflict = try secrets.conflicts().first(where: { $0.id == id }) else {
+                throw VaultError(.notFound, "There is no conflict \(id) on this device.", hint: "List them with: credctl conflicts list")
+            }
+            let reference = try SecretReference(parsing: conflict.lost.reference)
+            switch reference.field {
+            case .hostPassword:
+                guard var host = try config.host(id: reference.owner) else {
+                    throw VaultError(.notFound, "The host this password belonged to was removed; nothing was restored.",
+                                     hint: "Add the host again and set its password by hand, or leave the kept version to expire.")
+                }
+                try secrets.restoreConflict(id)
+                Failpoint.hit("restore-conflict.after-secret")
+                if host.passwordRef != reference {
+                    host.passwordRef = reference
+                    if host.authMethod == .agent { host.authMethod = .password }
+                    try config.save(host)
+                }
+            case .identityPrivateKey, .identityPassphrase:
+                guard var identity = try config.identity(id: reference.owner) else {
+                    throw VaultError(.notFound, "The identity this secret belonged to was removed; nothing was restored.",
+                                     hint: "Add the identity again, or leave the kept version to expire.")
+                }
+                try secrets.restoreConflict(id)
+                Failpoint.hit("restore-conflict.after-secret")
+                if reference.field == .identityPassphrase, identity.passphraseRef != reference {
+                    identity.passphraseRef = reference
+                    try config.save(identity)
+                }
+            }
+            try secrets.dropConflict(id)
+            return reference
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Replication
+import SQLite
+import Sodium
+
+extension SecretStore {
+    /// How long a losing version is kept for `conflicts restore`.
+    public static let conflictRetentionDays: Int64 = 90
+
+    static let conflictsMigration = Migration("secrets: losing versions kept as conflicts") { db in
+        try db.execute("""
+            CREATE TABLE secret_conflicts (
+                id INTEGER PRIMARY KEY,
+                reference TEXT NOT NULL, availability TEXT NOT NULL, incarnation INTEGER NOT NULL,
+                version_clock INTEGER NOT NULL, version_device TEXT NOT NULL, sealed_body BLOB NOT NULL,
+                winner_deleted INTEGER NOT NULL, winner_incarnation INTEGER NOT NULL,
+                winner_clock INTEGER NOT NULL, winner_device TEXT NOT NULL,
+                recorded_at INTEGER NOT NULL)
+            """)
+    }
+
+    private static let selectConflict = """
+        SELECT id, reference, availability, incarnation, version_clock, version_device,
+               winner_deleted, winner_incarnation, winner_clock, winner_device, recorded_at, sealed_body FROM secret_conflicts
+        """
+
+    /// Keeps `lost` (sealed exactly as it was stored) as beaten by `winner`; called by the merge
+    /// inside its transaction, before the body is replaced or removed.
+    static func keepConflict(_ db: Connection, lost: SecretItem, sealed: [UInt8], winner: Envelope) throws {
+        try db.run("""
+            INSERT INTO secret_conflicts (reference, availability, incarnation, version_clock, version_device, sealed_body,
+                                          winner_deleted, winner_incarnation, winner_clock, winner_device, recorded_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [lost.reference, lost.availability.rawValue, lost.incarnation, lost.version.clock, lost.version.device, sealed,
+                  winner.deleted, winner.incarnation, winner.version.clock, winner.version.device,
+                  Int64(HybridLogicalClock.wallMilliseconds() / 1_000)])
+    }
+
+    /// The kept losing versions, oldest first.
+    public func conflicts() throws -> [SecretConflict] {
+        try read("list conflicts") { db in try db.query(Self.selectConflict + " ORDER BY id") { Self.conflict($0) } }
+    }
+
+    /// Stores the kept version `id` again as a new incarnation of its reference — one that wins
+    /// over every version and deletion before it, and syncs like any change when syncable. The
+    /// entry stays until `dropConflict` (the caller first links the config back to it), so a
+    /// crash in between loses nothing. Needs the store unlocked.
+    @discardableResult
+    public func restoreConflict(_ id: Int64) throws -> SecretItem {
+        let keys = try unlockedKeys()
+        return try write("restore conflict \(id)") { db in
+            guard let (conflict, sealed) = try db.queryFirst(Self.selectConflict + " WHERE id = ?", [id], { (Self.conflict($0), $0.blob(11) ?? []) })
+            else { throw SecretError(.absent, "There is no conflict \(id).", hint: "List them with: credctl conflicts list") }
+            let lost = conflict.lost
+            let body: SecretBytes
+            do {
+                body = try SealedBox.open(sealed, key: keys.key(for: lost.availability), purpose: Self.bodyPurpose, context: Self.context(lost))
+            } catch {
+                throw SecretError(.authenticationFailed, "The kept version \(id) of \(lost.reference) does not open (damaged, or sealed under a key this vault no longer has).")
+            }
+            let current = try state(db, lost.reference)
+            var incarnation = max(lost.incarnation, conflict.winnerIncarnation, try lastIncarnation(db, lost.reference) ?? 0)
+            if case .present(let item) = current.state { incarnation = max(incarnation, item.incarnation) }
+            let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
+            let item = SecretItem(reference: lost.reference, availability: lost.availability, pinned: false, incarnation: incarnation + 1, version: version)
+            try db.run("""
+                INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
+                VALUES (?, ?, 0, ?, ?, ?, ?)
+                """, [item.reference, item.availability.rawValue, item.incarnation, version.clock, version.device,
+                      try SealedBox.seal(body, key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item))])
+            if item.availability == .syncable {
+                try Journal.record(db, JournalEntry(recordName: item.reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
+            }
+            return item
+        }
+    }
+
+    /// Forgets the kept version `id` (restored, or no longer wanted); false if there is none.
+    @discardableResult
+    public func dropConflict(_ id: Int64) throws -> Bool {
+        try write("drop conflict \(id)") { db in
+            try db.run("DELETE FROM secret_conflicts WHERE id = ?", [id])
+            return db.changes > 0
+        }
+    }
+
+    /// Collects kept versions older than the retention period; returns how many went.
+    @discardableResult
+    public func collectExpiredConflicts(now: Int64 = Int64(HybridLogicalClock.wallMilliseconds() / 1_000)) throws -> Int {
+        try write("collect expired conflicts") { db in
+            try db.run("DELETE FROM secret_conflicts WHERE recorded_at < ?", [now - Self.conflictRetentionDays * 86_400])
+            return db.changes
+        }
+    }
+
+    private static func conflict(_ row: Row) -> SecretConflict {
+        SecretConflict(id: row.int64(0),
+                       lost: SecretItem(reference: row.text(1) ?? "", availability: Availability(rawValue: row.text(2) ?? "") ?? .syncable, pinned: false,
+                                        incarnation: row.int64(3), version: RecordVersion(clock: row.uint64(4), device: row.text(5) ?? "")),
+                       winnerDeleted: row.bool(6), winnerIncarnation: row.int64(7), winner: RecordVersion(clock: row.uint64(8), device: row.text(9) ?? ""),
+                       recordedAt: row.int64(10))
+    }
+}

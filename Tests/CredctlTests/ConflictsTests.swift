@@ -1,0 +1,59 @@
+import Foundation
+import XCTest
+
+/// A password edit that loses to a deletion made elsewhere is kept on its device, listed, and
+/// brought back everywhere by `conflicts restore`.
+final class ConflictsTests: TwoDeviceTestCase {
+    func testALosingEditIsListedOnItsDeviceAndRestoredEverywhere() throws {
+        assertStatus(try a.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("original".utf8)), 0)
+        assertStatus(try a.run("sync"), 0)
+        try join()
+        assertStatus(try b.run(["host", "edit", "web", "--password-stdin"], input: Array("Edit-Made-On-B".utf8)), 0)
+        assertStatus(try a.run("host", "edit", "web", "--no-password"), 0)
+        assertStatus(try a.run("sync"), 0)
+        assertStatus(try b.run("sync"), 0)
+        assertStatus(try b.run("read", "cred://host/web/password"), 66)
+        XCTAssertEqual(try a.run("conflicts", "list").output, "No conflicts: no change made on this device has lost a merge.\n")
+
+        let listed = try b.run("conflicts", "list")
+        assertStatus(listed, 0)
+        XCTAssertTrue(listed.output.contains("password of host 'web'"), listed.output)
+        XCTAssertTrue(listed.output.contains("deleted on "), listed.output)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try b.run("conflicts", "list", "--json").stdout)) as? [String: Any])
+        let entry = try XCTUnwrap((json["conflicts"] as? [[String: Any]])?.first)
+        let winner = try XCTUnwrap(entry["winner"] as? [String: Any])
+        XCTAssertEqual(winner["deleted"] as? Bool, true)
+        let deviceA = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(try a.run("status", "--json").stdout)) as? [String: Any])?["device_id"] as? String)
+        XCTAssertEqual(winner["device"] as? String, deviceA)
+        for output in [listed.output, String(decoding: try b.run("conflicts", "list", "--json").stdout, as: UTF8.self), try b.run("status").output] {
+            XCTAssertFalse(output.contains("Edit-Made-On-B"), "a kept version is never shown")
+        }
+        XCTAssertTrue(try b.run("status").output.contains("1 losing version kept"))
+
+        assertStatus(try b.run("conflicts", "restore", "nonsense"), 64)
+        assertStatus(try b.run("conflicts", "restore", "999"), 66)
+        let id = try XCTUnwrap(entry["id"] as? Int)
+        assertStatus(try b.run("conflicts", "restore", String(id)), 0)
+        XCTAssertEqual(try b.run("read", "cred://host/web/password").output, "Edit-Made-On-B")
+        XCTAssertEqual(try b.run("conflicts", "list", "--json").output, "{\n  \"conflicts\": []\n}\n")
+        assertStatus(try b.run("sync"), 0)
+        assertStatus(try a.run("sync"), 0)
+        XCTAssertEqual(try a.run("read", "cred://host/web/password").output, "Edit-Made-On-B")
+        XCTAssertEqual(try a.run("conflicts", "list", "--json").output, "{\n  \"conflicts\": []\n}\n", "the winning side lost nothing")
+    }
+
+    func testRestoringTheSecretOfARemovedHostIsRefusedAndKeepsTheEntry() throws {
+        assertStatus(try a.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("original".utf8)), 0)
+        assertStatus(try a.run("sync"), 0)
+        try join()
+        assertStatus(try b.run(["host", "edit", "web", "--password-stdin"], input: Array("edit on b".utf8)), 0)
+        assertStatus(try a.run("host", "rm", "web"), 0)
+        assertStatus(try a.run("sync"), 0)
+        assertStatus(try b.run("sync"), 0)
+        XCTAssertTrue(try b.run("conflicts", "list").output.contains("password of a removed host"))
+        let refused = try b.run("conflicts", "restore", "1")
+        assertStatus(refused, 66)
+        XCTAssertTrue(refused.stderr.contains("was removed"), refused.stderr)
+        XCTAssertTrue(try b.run("conflicts", "list").output.contains("password of a removed host"), "still kept")
+    }
+}
