@@ -13,16 +13,7 @@ struct ConflictText {
     }
 
     /// "password of host 'web'", or the bare reference once the record is gone.
-    func secret(_ conflict: SecretConflict) -> String {
-        guard let reference = try? SecretReference(parsing: conflict.lost.reference) else { return conflict.lost.reference }
-        switch reference.field {
-        case .hostPassword:
-            return (try? vault.host(id: reference.owner)).flatMap { $0 }.map { "password of host '\($0.label)'" } ?? "password of a removed host"
-        case .identityPrivateKey, .identityPassphrase:
-            let what = reference.field == .identityPrivateKey ? "private key" : "key passphrase"
-            return (try? vault.identity(id: reference.owner)).flatMap { $0 }.map { "\(what) of identity '\($0.label)'" } ?? "\(what) of a removed identity"
-        }
-    }
+    func secret(_ conflict: SecretConflict) -> String { vault.describeSecret(conflict.lost.reference) }
 
     func device(_ id: String) -> String {
         id == vault.deviceID ? "this device" : deviceNames[id] ?? "device " + String(id.prefix(8))

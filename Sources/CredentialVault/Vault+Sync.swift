@@ -43,6 +43,14 @@ extension Vault {
                 results.withLock { $0[zone] = outcome }
             }
             let outcomes = results.withLock { finished in zones.compactMap { finished[$0] } }
+            // Migrated secrets keep their device-only copy until the remote holds the new body.
+            if outcomes.contains(where: { $0.zone == .secrets && $0.state == .available }) {
+                do {
+                    try SecretZone(store: secrets).verifyMigrations(remote: remote, transportKey: transportKey)
+                } catch {
+                    SyncLog.failure(zone: SyncZone.secrets.rawValue, stage: "verify-migrations", code: "unreadable")
+                }
+            }
             for outcome in outcomes {
                 let zone = outcome.zone
                 var record = records[zone.rawValue] ?? ZoneStatusRecord(state: outcome.state.rawValue)

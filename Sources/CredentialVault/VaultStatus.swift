@@ -52,6 +52,8 @@ public struct VaultStatus: Sendable {
     public let deletionMarkers: Int
     /// Device-only secrets that the next unlock will make syncable (with a remote bound).
     public let awaitingMigration: Int
+    /// Migrated secrets whose device-only copy stays until the remote is verified to hold them.
+    public let awaitingVerification: Int
     /// Versions of secrets made here that lost a merge, kept for `conflicts restore`.
     public let conflicts: Int
     public let zones: [Zone]
@@ -72,7 +74,8 @@ extension Vault {
                 unlockMethods: try secrets.providers().map(\.rawValue), passphraseKDF: try secrets.passphraseParameters(),
                 hosts: configCounts.hosts, groups: configCounts.groups, identities: configCounts.identities, forwards: configCounts.forwards,
                 deviceOnlySecrets: secretCounts.deviceOnly, syncableSecrets: secretCounts.syncable, deletionMarkers: secretCounts.deletionMarkers,
-                awaitingMigration: binding == nil ? 0 : secretCounts.awaitingMigration, conflicts: secretCounts.conflicts,
+                awaitingMigration: binding == nil ? 0 : secretCounts.awaitingMigration,
+                awaitingVerification: secretCounts.awaitingVerification, conflicts: secretCounts.conflicts,
                 zones: [
                     zone(.config, binding: binding, records: records, syncing: syncing, pending: configCounts.pendingChanges, quarantined: configCounts.quarantined),
                     zone(.secrets, binding: binding, records: records, syncing: syncing, pending: secretCounts.pendingChanges, quarantined: secretCounts.quarantined),

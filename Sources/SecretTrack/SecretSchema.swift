@@ -33,5 +33,6 @@ enum SecretSchema {
         SyncTables.ingestedCopiesMigration,
         SyncTables.replayableQuarantineMigration,
         SecretStore.conflictsMigration,
+        SecretStore.migrationCopiesMigration,
     ])
 }

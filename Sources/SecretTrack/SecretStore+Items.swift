@@ -77,6 +77,8 @@ extension SecretStore {
             try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device) VALUES (?, ?, ?, ?)",
                        [reference, item.incarnation, version.clock, version.device])
             try db.run("DELETE FROM secret_items WHERE reference = ?", [reference])
+            // Deleting is meant: a device-only copy kept from a migration goes with the body.
+            try db.run("DELETE FROM migration_copies WHERE reference = ?", [reference])
             // Every deletion travels, even of a device-only item: a tombstone carries no secret,
             // and a marker this device keeps must be one the others know, or they would disagree.
             try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: version, deleted: true, incarnation: item.incarnation))
@@ -106,6 +108,7 @@ extension SecretStore {
                 deviceOnly: try count("SELECT count(*) FROM secret_items WHERE availability = 'deviceOnly'"),
                 syncable: try count("SELECT count(*) FROM secret_items WHERE availability = 'syncable'"),
                 awaitingMigration: try count("SELECT count(*) FROM secret_items WHERE availability = 'deviceOnly' AND pinned = 0"),
+                awaitingVerification: try count("SELECT count(*) FROM migration_copies"),
                 deletionMarkers: try count("SELECT count(*) FROM deletion_markers"),
                 pendingChanges: try Journal.pendingCount(db),
                 quarantined: try Journal.quarantineCount(db),

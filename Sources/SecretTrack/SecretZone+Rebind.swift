@@ -7,6 +7,8 @@ extension SecretZone {
     public func requeueAll(nextSequence: UInt64) throws {
         try store.write("requeue secrets") { db in
             try SyncTables.restart(db, zone: zone, nextSequence: nextSequence)
+            // Objects on the old remote prove nothing about the new one.
+            try db.run("UPDATE migration_copies SET sequence = NULL")
             for item in try db.query(SecretStore.selectItem + " WHERE availability = 'syncable'", [], { SecretStore.item($0) }) {
                 try Journal.record(db, JournalEntry(recordName: item.reference, kind: SecretStore.itemKind, version: item.version, deleted: false, incarnation: item.incarnation))
             }

@@ -37,6 +37,17 @@ public struct SecretZone: SQLiteZoneStore {
         }
     }
 
+    /// Also notes, for migrated items still keeping their device-only copy, which object now
+    /// holds their syncable body, so `verifyMigrations` can read it back.
+    public func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
+        try store.write("acknowledge sent secrets") { db in
+            try SyncTables.acknowledge(db, zone: zone, sent: sent, sequence: sequence)
+            for envelope in sent where !envelope.deleted {
+                try db.run("UPDATE migration_copies SET sequence = ? WHERE reference = ?", [sequence, envelope.recordName])
+            }
+        }
+    }
+
     public func replayQuarantined() throws -> ApplyReport {
         try store.write("retry quarantined secret changes") { db in
             try SyncTables.replay(db, zone: zone) { envelope, pending in try merge(db, envelope, pending: pending, markers: true) }
@@ -64,6 +75,7 @@ public struct SecretZone: SQLiteZoneStore {
             try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device) VALUES (?, ?, ?, ?)",
                        [envelope.recordName, envelope.incarnation, envelope.version.clock, envelope.version.device])
             try db.run("DELETE FROM secret_items WHERE reference = ? AND incarnation <= ?", [envelope.recordName, envelope.incarnation])
+            try db.run("DELETE FROM migration_copies WHERE reference = ? AND incarnation <= ?", [envelope.recordName, envelope.incarnation])
         } else {
             try db.run("""
                 INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)

@@ -113,13 +113,13 @@ final class SecretStoreTests: SecretTestCase {
 
     func testCounts() throws {
         let store = try makeStore()
-        XCTAssertEqual(try store.counts(), SecretCounts(deviceOnly: 0, syncable: 0, awaitingMigration: 0, deletionMarkers: 0, pendingChanges: 0, quarantined: 0, conflicts: 0))
+        XCTAssertEqual(try store.counts(), SecretCounts(deviceOnly: 0, syncable: 0, awaitingMigration: 0, awaitingVerification: 0, deletionMarkers: 0, pendingChanges: 0, quarantined: 0, conflicts: 0))
         let gone = Self.reference()
         try store.put(try SecretBytes(utf8: "a"), for: Self.reference())
         try store.put(try SecretBytes(utf8: "b"), for: gone)
         try store.put(try SecretBytes(utf8: "c"), for: Self.reference(), availability: .syncable)
         try store.delete(gone)
-        XCTAssertEqual(try store.counts(), SecretCounts(deviceOnly: 1, syncable: 1, awaitingMigration: 1, deletionMarkers: 1, pendingChanges: 2, quarantined: 0, conflicts: 0))
+        XCTAssertEqual(try store.counts(), SecretCounts(deviceOnly: 1, syncable: 1, awaitingMigration: 1, awaitingVerification: 0, deletionMarkers: 1, pendingChanges: 2, quarantined: 0, conflicts: 0))
     }
 
     func testCreatingOverAnExistingStoreFails() throws {

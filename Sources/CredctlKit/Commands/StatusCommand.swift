@@ -25,7 +25,8 @@ struct StatusCommand: Command {
                 ("counts", .object([("hosts", .int(status.hosts)), ("groups", .int(status.groups)), ("identities", .int(status.identities)),
                                     ("forwards", .int(status.forwards)), ("device_only_secrets", .int(status.deviceOnlySecrets)),
                                     ("syncable_secrets", .int(status.syncableSecrets)), ("deletion_markers", .int(status.deletionMarkers)),
-                                    ("awaiting_migration", .int(status.awaitingMigration)), ("conflicts", .int(status.conflicts))])),
+                                    ("awaiting_migration", .int(status.awaitingMigration)),
+                                    ("awaiting_verification", .int(status.awaitingVerification)), ("conflicts", .int(status.conflicts))])),
                 ("remote", .optional(status.remote)),
                 ("zones", .array(status.zones.map { zone in
                     .object([("name", .string(zone.name)), ("state", .string(zone.state.rawValue)), ("reason", .optional(zone.reason)),
@@ -49,6 +50,7 @@ struct StatusCommand: Command {
             "Hosts:       \(status.hosts)    Groups: \(status.groups)    Identities: \(status.identities)    Forwards: \(status.forwards)",
             "Secrets:     \(status.deviceOnlySecrets) device-only, \(status.syncableSecrets) syncable, \(status.deletionMarkers) deletion markers"
                 + (status.awaitingMigration > 0 ? ", \(status.awaitingMigration) to become syncable at the next unlock" : "")
+                + (status.awaitingVerification > 0 ? ", \(status.awaitingVerification) migrated awaiting verification on the remote" : "")
                 + (status.conflicts > 0 ? ", \(status.conflicts) losing version\(status.conflicts == 1 ? "" : "s") kept (credctl conflicts list)" : ""),
         ]
         if let remote = status.remote { lines.append("Remote:      \(remote)") }

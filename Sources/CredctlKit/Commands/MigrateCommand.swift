@@ -1,0 +1,56 @@
+import CredentialVault
+
+struct MigrateCommand: Command {
+    static let spec = CommandSpec(
+        path: ["migrate"],
+        overview: "Make device-only secrets syncable now (every unlock does this too): each one not pinned is sealed again under the vault key, the secrets zone syncs, and its device-only copy is dropped only once the remote is read back and holds it. Lists what it did; with --dry-run, what it would do (no unlocking, nothing changed). What cannot finish (remote unreachable) stays pending and is retried.",
+        usage: ["migrate [--dry-run] [--json]"],
+        options: [.init(name: "--dry-run", value: nil, help: "List what would be migrated or is awaiting verification; change nothing.")],
+        positionals: 0...0,
+        examples: ["credctl migrate --dry-run", "credctl migrate", "credctl migrate --json"],
+        printsData: true)
+
+    let dryRun: Bool
+
+    init(_ parsed: ParsedCommand) throws { dryRun = parsed.flag("--dry-run") }
+
+    func run(_ context: Context) throws {
+        let vault = try context.openVault()
+        if !dryRun && !vault.isUnlocked { try vault.unlock(try context.unlockKey(confirmNew: false)) }
+        let report = try vault.migrate(dryRun: dryRun)
+        if context.json {
+            Output.json(.object([
+                ("dry_run", .bool(dryRun)),
+                ("items", .array(report.items.map { item in
+                    .object([("reference", .string(item.reference)), ("secret", .string(vault.describeSecret(item.reference))), ("step", .string(Self.name(item.step)))])
+                })),
+                ("pending", .int(report.items.filter { $0.step != .verified }.count)),
+                ("sync", .optional(report.sync.map { "\($0.state.rawValue)" + ($0.reason.map { ": \($0)" } ?? "") })),
+            ]))
+        } else if report.items.isEmpty {
+            Output.out("Nothing to migrate: every secret is syncable, pinned to this device, or verified on the remote.\n")
+        } else {
+            Output.out(Table.render(["SECRET", dryRun ? "WOULD" : "DONE"], report.items.map { [vault.describeSecret($0.reference), Self.text($0.step)] }))
+        }
+        if let sync = report.sync, sync.state == .localFallback {
+            throw CLIError(message: "The remote could not be used; what was not verified stays pending and is retried.",
+                           hint: "Check that the remote directory is there and mounted, then run credctl migrate again.", status: ExitStatus.unavailable)
+        }
+    }
+
+    private static func name(_ step: MigrationReport.Step) -> String {
+        switch step {
+        case .wouldMigrate: "would_migrate"
+        case .awaitingVerification: "awaiting_verification"
+        case .verified: "verified"
+        }
+    }
+
+    private static func text(_ step: MigrationReport.Step) -> String {
+        switch step {
+        case .wouldMigrate: "becomes syncable"
+        case .awaitingVerification: "syncable; device-only copy kept until the remote holds it"
+        case .verified: "syncable and verified on the remote"
+        }
+    }
+}

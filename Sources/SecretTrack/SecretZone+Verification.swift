@@ -1,0 +1,30 @@
+import Replication
+import Sodium
+
+extension SecretZone {
+    /// Drops the device-only copy of each migrated item once the remote is verified to hold its
+    /// syncable body: the object this device published it in is read back, opened with the
+    /// transport key, and holds exactly the body stored here — which was checked, when it was
+    /// sealed, to open to the same secret. Needs no vault key. Returns how many copies are still
+    /// kept (not sent yet, or not found as sent). Throws when the remote cannot be read; then
+    /// every copy stays.
+    @discardableResult
+    public func verifyMigrations(remote: any Remote, transportKey: SecretBytes) throws -> Int {
+        let waiting = try store.awaitingVerification()
+        var kept = waiting.count
+        var objects: [UInt64: [String: Envelope]] = [:]
+        for (reference, sequence) in waiting {
+            guard let sequence else { continue }
+            if objects[sequence] == nil {
+                let name = Batch.objectName(zone: zone, device: deviceID, sequence: sequence)
+                guard let bytes = try remote.get(name),
+                      let opened = try? BatchCodec.open(bytes, zone: zone, device: deviceID, sequence: sequence, transportKey: transportKey)
+                else { continue }
+                objects[sequence] = Dictionary(opened.envelopes.map { ($0.recordName, $0) }, uniquingKeysWith: { _, last in last })
+            }
+            guard let envelope = objects[sequence]?[reference], !envelope.deleted else { continue }
+            if try store.dropMigrationCopy(reference, verifiedBody: envelope.payload, version: envelope.version) { kept -= 1 }
+        }
+        return kept
+    }
+}
