@@ -66,8 +66,10 @@ extension Vault {
                 records[zone.rawValue] = record
             }
             try ZoneStatusRecord.save(records, in: directory)
-            // Losing versions are kept for a fixed period, then collected.
+            // Losing versions and unreferenced bodies are kept for a fixed period, then collected.
             try secrets.collectExpiredConflicts()
+            let now = Int64(HybridLogicalClock.wallMilliseconds() / 1_000)
+            if try secrets.orphanCheckDue(now: now) { try collectOrphans(now: now) }
             return outcomes
         }
     }

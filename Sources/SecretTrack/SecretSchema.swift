@@ -34,5 +34,6 @@ enum SecretSchema {
         SyncTables.replayableQuarantineMigration,
         SecretStore.conflictsMigration,
         SecretStore.migrationCopiesMigration,
+        SecretStore.orphanSightingsMigration,
     ])
 }

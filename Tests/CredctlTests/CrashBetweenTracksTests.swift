@@ -16,6 +16,9 @@ final class CrashBetweenTracksTests: CredctlTestCase {
         XCTAssertEqual(try vault.hosts(), [], "the config write never happened")
         XCTAssertEqual(try vault.secrets.items().count, 1, "the body is an orphan")
         assertStatus(try credctl.run("resolve", "web"), 66)
+        XCTAssertTrue(try credctl.run("status").output.contains("1 unreferenced (orphan) body"))
+        let orphan = try XCTUnwrap(try vault.orphanedSecrets().first)
+        assertStatus(try credctl.run("read", orphan), 66)
 
         assertStatus(try credctl.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("second".utf8)), 0)
         let read = try credctl.run("read", "cred://host/web/password")

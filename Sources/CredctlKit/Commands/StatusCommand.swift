@@ -26,7 +26,8 @@ struct StatusCommand: Command {
                                     ("forwards", .int(status.forwards)), ("device_only_secrets", .int(status.deviceOnlySecrets)),
                                     ("syncable_secrets", .int(status.syncableSecrets)), ("deletion_markers", .int(status.deletionMarkers)),
                                     ("awaiting_migration", .int(status.awaitingMigration)),
-                                    ("awaiting_verification", .int(status.awaitingVerification)), ("conflicts", .int(status.conflicts))])),
+                                    ("awaiting_verification", .int(status.awaitingVerification)), ("conflicts", .int(status.conflicts)),
+                                    ("orphans", .int(status.orphans))])),
                 ("remote", .optional(status.remote)),
                 ("zones", .array(status.zones.map { zone in
                     .object([("name", .string(zone.name)), ("state", .string(zone.state.rawValue)), ("reason", .optional(zone.reason)),
@@ -51,6 +52,7 @@ struct StatusCommand: Command {
             "Secrets:     \(status.deviceOnlySecrets) device-only, \(status.syncableSecrets) syncable, \(status.deletionMarkers) deletion markers"
                 + (status.awaitingMigration > 0 ? ", \(status.awaitingMigration) to become syncable at the next unlock" : "")
                 + (status.awaitingVerification > 0 ? ", \(status.awaitingVerification) migrated awaiting verification on the remote" : "")
+                + (status.orphans > 0 ? ", \(status.orphans) unreferenced (orphan) bod\(status.orphans == 1 ? "y" : "ies")" : "")
                 + (status.conflicts > 0 ? ", \(status.conflicts) losing version\(status.conflicts == 1 ? "" : "s") kept (credctl conflicts list)" : ""),
         ]
         if let remote = status.remote { lines.append("Remote:      \(remote)") }
