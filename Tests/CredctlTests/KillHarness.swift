@@ -1,0 +1,162 @@
+import Foundation
+
+/// The model and the moves of `KillHarnessTests`: what each host must look like, which
+/// operations run where, and the checks after each round. Passwords are never printed; a
+/// violation names a host and a version number.
+struct KillHarness {
+    /// What a host looks like on a device.
+    enum State: Equatable {
+        case absent
+        case noPassword
+        case password(Int)
+    }
+
+    let devices: [CredctlRunner]
+    private var generator: SplitMix
+    /// Per label: the owning device and the state it must end up in everywhere.
+    private var hosts: [String: (owner: Int, state: State)] = [:]
+    private var nextLabel = 0
+    private var nextVersion = 0
+    private(set) var operations = 0
+    private(set) var kills = 0
+    private(set) var failpointKills = 0
+    private(set) var violations: [String] = []
+
+    init(devices: [CredctlRunner], seed: UInt64) {
+        self.devices = devices
+        generator = SplitMix(state: seed)
+    }
+
+    private static func secret(_ version: Int) -> [UInt8] { Array("kill-harness-secret-\(version)".utf8) }
+
+    /// One random operation on a random device, killed with probability 3/5.
+    mutating func step() throws {
+        operations += 1
+        let device = Int(generator.next() % 2)
+        let owned = hosts.filter { $0.value.owner == device && $0.value.state != .absent }.keys.sorted()
+        // Few hosts keep each round's checks quick: past a dozen, removals take the place of adds.
+        let roll = owned.count > 12 ? 5 + generator.next() % 5 : generator.next() % 10
+        if roll < 2 || owned.isEmpty {
+            nextLabel += 1
+            nextVersion += 1
+            let label = "h\(nextLabel)"
+            try mutate(device, label, ["host", "add", label, "--hostname", "\(label).example", "--password-stdin"], input: Self.secret(nextVersion),
+                       failpoint: "add-host.after-secret", before: .absent, after: .password(nextVersion))
+        } else if roll < 4 {
+            let label = owned[Int(generator.next() % UInt64(owned.count))]
+            nextVersion += 1
+            try mutate(device, label, ["host", "edit", label, "--password-stdin"], input: Self.secret(nextVersion),
+                       failpoint: "update-host.after-secret", before: hosts[label]!.state, after: .password(nextVersion))
+        } else if roll < 5 {
+            let label = owned[Int(generator.next() % UInt64(owned.count))]
+            try mutate(device, label, ["host", "edit", label, "--no-password"], failpoint: "clear-password.after-config",
+                       before: hosts[label]!.state, after: .noPassword)
+        } else if roll < 6 {
+            let label = owned[Int(generator.next() % UInt64(owned.count))]
+            try mutate(device, label, ["host", "rm", label], failpoint: "remove-host.after-config", before: hosts[label]!.state, after: .absent)
+        } else if roll < 7 {
+            _ = try run(device, ["migrate"], failpoint: nil)
+        } else {
+            let zone = ["config", "secrets", nil][Int(generator.next() % 3)]
+            _ = try run(device, ["sync"] + (zone.map { ["--zone", $0] } ?? []), failpoint: nil)
+        }
+    }
+
+    /// Runs an operation that changes one host; after a kill, the device's own view must be the
+    /// state before or after it, and becomes the expected state.
+    private mutating func mutate(_ device: Int, _ label: String, _ arguments: [String], input: [UInt8] = [], failpoint: String,
+                                 before: State, after: State) throws {
+        let outcome = try run(device, arguments, input: input, failpoint: failpoint)
+        if outcome.killed {
+            let seen = try observe(device, label)
+            if seen != before && seen != after { violations.append("\(label): killed \(arguments[1]) left \(seen), neither \(before) nor \(after)") }
+            hosts[label] = (device, seen)
+        } else if outcome.status == 0 {
+            hosts[label] = (device, after)
+        } else {
+            violations.append("\(label): \(arguments.prefix(2).joined(separator: " ")) exited \(outcome.status)")
+        }
+    }
+
+    private mutating func run(_ device: Int, _ arguments: [String], input: [UInt8] = [], failpoint: String?) throws -> KilledProcess.Outcome {
+        let kill: KilledProcess.Kill
+        switch generator.next() % 5 {
+        case 0 where failpoint != nil: kill = .failpoint(failpoint!)
+        case 0, 1, 2, 3: kill = .after(microseconds: UInt32(1_000 + generator.next() % 25_000))
+        default: kill = .none
+        }
+        let outcome = try KilledProcess.run(devices[device], arguments, input: input, kill: kill)
+        if outcome.killed {
+            kills += 1
+            if case .failpoint = kill { failpointKills += 1 }
+        }
+        return outcome
+    }
+
+    /// How `label` looks on `device`: absent, without a password, or which version it opens to.
+    private mutating func observe(_ device: Int, _ label: String, listed: Set<String>? = nil) throws -> State {
+        if let listed {
+            if !listed.contains(label) { return .absent }
+        } else if try devices[device].run("host", "show", label).status == 66 {
+            return .absent
+        }
+        let read = try devices[device].run("read", "cred://host/\(label)/password")
+        guard read.status == 0 else { return .noPassword }
+        let text = read.output
+        guard text.hasPrefix("kill-harness-secret-"), let version = Int(text.dropFirst("kill-harness-secret-".count)) else {
+            violations.append("\(label): opens to bytes no operation wrote")
+            return .noPassword
+        }
+        return .password(version)
+    }
+
+    /// Both devices sync, unkilled, until a round moves nothing.
+    mutating func settle() throws {
+        for _ in 0..<6 {
+            var moved = false
+            for device in devices {
+                let result = try device.run("sync", "--json")
+                guard result.status == 0 else { violations.append("sync exited \(result.status): \(result.stderr)"); return }
+                let zones = (try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])?["zones"] as? [[String: Any]] ?? []
+                moved = moved || zones.contains { ($0["applied"] as? Int ?? 0) + ($0["sent"] as? Int ?? 0) > 0 }
+            }
+            if !moved { return }
+        }
+        violations.append("sync did not settle within six rounds")
+    }
+
+    /// Every host looks as expected on both devices; no other host exists; journals are empty.
+    mutating func check() {
+        for (index, device) in devices.enumerated() {
+            let listed = (try? JSONSerialization.jsonObject(with: Data(device.run("host", "list", "--json").stdout)) as? [String: Any])?["hosts"] as? [[String: Any]]
+            let labels = Set((listed ?? []).compactMap { $0["label"] as? String })
+            let expected = Set(hosts.filter { $0.value.state != .absent }.keys)
+            if labels != expected { violations.append("device \(index) lists \(labels.sorted()), expected \(expected.sorted())") }
+            for (label, expected) in hosts.sorted(by: { $0.key < $1.key }) {
+                guard let seen = try? observe(index, label, listed: labels) else { violations.append("\(label): unreadable on device \(index)"); continue }
+                if seen != expected.state {
+                    let kind = expected.state == .absent || expected.state == .noPassword ? "resurrected" : "lost or mixed up"
+                    violations.append("\(label) on device \(index): \(kind): \(seen), expected \(expected.state)")
+                }
+            }
+            guard let status = try? JSONSerialization.jsonObject(with: Data(device.run("status", "--json").stdout)) as? [String: Any],
+                  let zones = status["zones"] as? [[String: Any]] else { violations.append("status failed on device \(index)"); continue }
+            for zone in zones where (zone["pending_changes"] as? Int ?? -1) != 0 {
+                violations.append("device \(index) zone \(zone["name"] ?? "?"): \(zone["pending_changes"] ?? "?") changes never drained")
+            }
+        }
+    }
+}
+
+/// A small seeded generator, so a failing run replays from its seed.
+struct SplitMix {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
