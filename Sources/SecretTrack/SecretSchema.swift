@@ -34,6 +34,7 @@ enum SecretSchema {
         SyncTables.replayableQuarantineMigration,
         SecretStore.conflictsMigration,
         SecretStore.migrationCopiesMigration,
+        SecretStore.localMarkersMigration,
         SecretStore.orphanSightingsMigration,
     ])
 }

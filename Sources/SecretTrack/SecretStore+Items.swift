@@ -67,20 +67,23 @@ extension SecretStore {
 
     /// Deletes the current incarnation of `reference`: the deletion marker is written in the
     /// same transaction that removes the body, so the removal is never without its marker.
-    /// Returns nil when there was nothing to delete.
+    /// The marker of a device-only body stays on this device: that incarnation never left, so
+    /// no delivery can bring it back, and a travelling deletion could remove another device's
+    /// own life of the same number. Returns nil when there was nothing to delete.
     @discardableResult
     public func delete(_ reference: String) throws -> DeletionMarker? {
         try write("delete the secret \(reference)") { db in
             guard case .present(let item) = try state(db, reference).state else { return nil }
             let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
             let marker = DeletionMarker(reference: reference, incarnation: item.incarnation, version: version)
-            try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device) VALUES (?, ?, ?, ?)",
-                       [reference, item.incarnation, version.clock, version.device])
+            let travels = item.availability == .syncable
+            try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device, local_only) VALUES (?, ?, ?, ?, ?)",
+                       [reference, item.incarnation, version.clock, version.device, !travels])
             try db.run("DELETE FROM secret_items WHERE reference = ?", [reference])
             // Deleting is meant: a device-only copy kept from a migration goes with the body.
             try db.run("DELETE FROM migration_copies WHERE reference = ?", [reference])
-            // Every deletion travels, even of a device-only item: a tombstone carries no secret,
-            // and a marker this device keeps must be one the others know, or they would disagree.
+            // A syncable deletion travels, so every device removes this incarnation for good.
+            guard travels else { return marker }
             try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: version, deleted: true, incarnation: item.incarnation))
             return marker
         }

@@ -6,6 +6,10 @@ extension SecretStore {
     /// config change delayed by a sync tool, an offline device or a pending upgrade to arrive.
     public static let orphanGraceDays: Int64 = 30
 
+    static let localMarkersMigration = Migration("secrets: deletion markers that stay on this device") { db in
+        try db.execute("ALTER TABLE deletion_markers ADD COLUMN local_only INTEGER NOT NULL DEFAULT 0")
+    }
+
     static let orphanSightingsMigration = Migration("secrets: when each unreferenced body was first seen") { db in
         try db.execute("CREATE TABLE orphan_sightings (reference TEXT PRIMARY KEY, first_seen INTEGER NOT NULL)")
     }

@@ -14,7 +14,7 @@ extension SecretZone {
             }
             let markers = try db.query("""
                 SELECT reference, incarnation, version_clock, version_device FROM deletion_markers m
-                WHERE incarnation = (SELECT max(incarnation) FROM deletion_markers WHERE reference = m.reference)
+                WHERE local_only = 0 AND incarnation = (SELECT max(incarnation) FROM deletion_markers WHERE reference = m.reference AND local_only = 0)
                   AND NOT EXISTS (SELECT 1 FROM secret_items i WHERE i.reference = m.reference)
                 """) { JournalEntry(recordName: $0.text(0) ?? "", kind: SecretStore.itemKind, version: RecordVersion(clock: $0.uint64(2), device: $0.text(3) ?? ""),
                                     deleted: true, incarnation: $0.int64(1)) }

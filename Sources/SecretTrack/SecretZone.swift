@@ -65,11 +65,14 @@ public struct SecretZone: SQLiteZoneStore {
         guard envelope.incarnation >= 1 else { return keep("invalid incarnation \(envelope.incarnation)") }
         // Bytes that are not a sealed body could be a plaintext secret: never kept on disk.
         if !envelope.deleted && !Self.looksSealed(envelope.payload) { return .refused("the secret body is not a sealed body (its bytes were not kept)") }
-        let local = try localEnvelope(db, envelope.recordName, markers: markers)
+        let (local, item) = try localState(db, envelope.recordName, markers: markers)
+        // A secret pinned to this device is this device's own: nothing from elsewhere replaces
+        // or deletes it (its incarnation never left, so none from elsewhere is about it).
+        if let item, item.pinned, item.availability == .deviceOnly { return .ignored }
         if let local, !Merge.wins(envelope, over: local) {
             return .ignored
         }
-        if let local { try keepIfConflict(db, local: local, losingTo: envelope, pending: pending) }
+        if let local, let item { try keepIfConflict(db, local: local, item: item, losingTo: envelope, pending: pending) }
         if envelope.deleted {
             // The marker for that incarnation first; the body goes only if it is of that life.
             try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device) VALUES (?, ?, ?, ?)",
@@ -90,32 +93,29 @@ public struct SecretZone: SQLiteZoneStore {
     /// change its maker did not know about: an edit not sent yet, a device-only body, or an
     /// edit newer than the deletion that beats it (a deleting device that had seen the edit
     /// would have stamped its deletion later).
-    private func keepIfConflict(_ db: Connection, local: Envelope, losingTo winner: Envelope, pending: Bool) throws {
-        guard !local.deleted, local.version.device == deviceID,
-              let availability = try db.queryFirst("SELECT availability FROM secret_items WHERE reference = ?", [local.recordName], {
-                  Availability(rawValue: $0.text(0) ?? "")
-              }) ?? nil
-        else { return }
-        guard pending || availability == .deviceOnly || (winner.deleted && winner.version < local.version) else { return }
-        let lost = SecretItem(reference: local.recordName, availability: availability, pinned: false, incarnation: local.incarnation, version: local.version)
-        try SecretStore.keepConflict(db, lost: lost, sealed: local.payload, winner: winner)
+    private func keepIfConflict(_ db: Connection, local: Envelope, item: SecretItem, losingTo winner: Envelope, pending: Bool) throws {
+        guard !local.deleted, local.version.device == deviceID else { return }
+        guard pending || item.availability == .deviceOnly || (winner.deleted && winner.version < local.version) else { return }
+        try SecretStore.keepConflict(db, lost: item, sealed: local.payload, winner: winner)
     }
 
-    /// This device's state of a reference as an envelope: its body, else its newest marker.
-    private func localEnvelope(_ db: Connection, _ reference: String, markers: Bool) throws -> Envelope? {
+    /// This device's state of a reference as an envelope — its body, else its newest marker —
+    /// and its live item, if it has one.
+    private func localState(_ db: Connection, _ reference: String, markers: Bool) throws -> (Envelope?, SecretItem?) {
         let marker = markers ? try newestMarker(db, reference) : nil
         if let (item, sealed) = try db.queryFirst(SecretStore.selectItem + " WHERE reference = ?", [reference], { (SecretStore.item($0), $0.blob(6) ?? []) }) {
             // A body of an incarnation this device saw deleted counts as deleted.
             if let marker, marker.incarnation >= item.incarnation {
-                return Self.tombstone(reference, incarnation: marker.incarnation, version: marker.version)
+                return (Self.tombstone(reference, incarnation: marker.incarnation, version: marker.version), nil)
             }
-            return Self.envelope(item, sealed: sealed)
+            return (Self.envelope(item, sealed: sealed), item)
         }
-        return marker.map { Self.tombstone(reference, incarnation: $0.incarnation, version: $0.version) }
+        return (marker.map { Self.tombstone(reference, incarnation: $0.incarnation, version: $0.version) }, nil)
     }
 
     private func newestMarker(_ db: Connection, _ reference: String) throws -> DeletionMarker? {
-        try db.queryFirst("SELECT incarnation, version_clock, version_device FROM deletion_markers WHERE reference = ? ORDER BY incarnation DESC LIMIT 1",
+        // A marker of a device-only life says nothing about lives from elsewhere.
+        try db.queryFirst("SELECT incarnation, version_clock, version_device FROM deletion_markers WHERE reference = ? AND local_only = 0 ORDER BY incarnation DESC LIMIT 1",
                           [reference]) { DeletionMarker(reference: reference, incarnation: $0.int64(0), version: RecordVersion(clock: $0.uint64(1), device: $0.text(2) ?? "")) }
     }
 

@@ -76,7 +76,7 @@ final class CredctlTranscriptTests: CredctlTestCase {
             Hosts:       0    Groups: 0    Identities: 0    Forwards: 0
             Secrets:     0 device-only, 0 syncable, 1 deletion markers
             Zone config: localOnly (3 pending, 0 quarantined)
-            Zone secrets: localOnly (1 pending, 0 quarantined)
+            Zone secrets: localOnly (0 pending, 0 quarantined)
 
             """)
     }

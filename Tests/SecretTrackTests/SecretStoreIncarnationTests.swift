@@ -83,13 +83,14 @@ final class SecretStoreIncarnationTests: SecretTestCase {
                        [JournalEntry(recordName: reference, kind: "secret", version: again.version, deleted: false, incarnation: 2)])
     }
 
-    /// The body of a device-only item never leaves, but its deletion does: a marker the other
-    /// devices did not know would make them disagree about the next incarnation.
-    func testDeletingADeviceOnlyItemJournalsOnlyTheTombstone() throws {
+    /// A device-only incarnation never left this device: its deletion keeps a marker here (reads
+    /// say "deleted") but sends nothing, so it can never delete another device's own life.
+    func testDeletingADeviceOnlyItemKeepsItsMarkerHereAndSendsNothing() throws {
         try store.put(try SecretBytes(utf8: "one"), for: reference)
+        XCTAssertEqual(try store.delete(reference)?.incarnation, 1)
         XCTAssertEqual(try store.counts().pendingChanges, 0)
-        try store.delete(reference)
-        XCTAssertEqual(try store.queue.read { try Journal.pending($0) }.map(\.deleted), [true])
+        XCTAssertEqual(try store.counts().deletionMarkers, 1)
+        guard case .deleted = try store.state(of: reference) else { return XCTFail("reads as deleted") }
     }
 
     func testDeleteWorksWhileLocked() throws {

@@ -130,16 +130,36 @@ final class SecretZoneSyncTests: XCTestCase {
         XCTAssertEqual(kept, [0])
     }
 
-    func testADeletionOfADeviceOnlyItemStillTravelsSoDevicesAgree() throws {
+    func testADeletionOfADeviceOnlyItemStaysLocalAndLeavesOtherLivesAlone() throws {
         try a.put(try SecretBytes(utf8: "local only"), for: reference, availability: .deviceOnly)
-        try a.delete(reference)
-        try sync(a)
-        try sync(b)
+        XCTAssertEqual(try a.delete(reference)?.incarnation, 1, "a marker that stays here")
+        XCTAssertEqual(try sync(a).sentChanges, 0, "nothing travels")
         let later = try b.put(try SecretBytes(utf8: "set on b"), for: reference, availability: .syncable)
-        XCTAssertEqual(later.incarnation, 2, "B knows incarnation 1 was deleted")
+        XCTAssertEqual(later.incarnation, 1)
         try sync(b)
         try sync(a)
         XCTAssertEqual(try text(a), "set on b")
+    }
+
+    func testAPinnedSecretIsThisDevicesOwnAndItsDeletionTouchesNoOtherDevice() throws {
+        try a.put(try SecretBytes(utf8: "shared"), for: reference, availability: .syncable)
+        try sync(a)
+        try sync(b)
+        XCTAssertEqual(try a.pinDeviceOnly(reference).incarnation, 2)
+        try sync(a)
+        try sync(b)
+        assertCode(.deleted) { _ = try self.b.read(self.reference) }
+        // B sets the secret again: a new life of the same number, and newer. A keeps its own.
+        b.clockSkew.withLock { $0 = 60_000 }
+        XCTAssertEqual(try b.put(try SecretBytes(utf8: "new on b"), for: reference, availability: .syncable).incarnation, 2)
+        try sync(b)
+        try sync(a)
+        XCTAssertEqual(try text(a), "shared", "the pin holds")
+        // Deleting the pinned copy stays on A; B's secret lives on.
+        try a.delete(reference)
+        try sync(a)
+        try sync(b)
+        XCTAssertEqual(try text(b), "new on b")
     }
 
     func testPlaintextUnderAnUnknownFormatIsNotKept() throws {
