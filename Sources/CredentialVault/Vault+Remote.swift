@@ -19,6 +19,11 @@ extension Vault {
     @discardableResult
     public func setRemote(directory remotePath: String, syncPassphrase: SecretBytes, kdf: KDFParameters = .recommended(),
                           merge: Bool = false) throws(VaultError) -> Bool {
+        // Under the lock sync holds: no sync runs between the key change and the new binding.
+        try VaultError.wrapping { try directory.withExclusiveLock { try setRemoteLocked(remotePath, syncPassphrase: syncPassphrase, kdf: kdf, merge: merge) } }
+    }
+
+    private func setRemoteLocked(_ remotePath: String, syncPassphrase: SecretBytes, kdf: KDFParameters, merge: Bool) throws -> Bool {
         try VaultError.wrapping {
             let previous = try RemoteBinding.load(from: directory)
             let location = VaultDirectory(path: remotePath).path

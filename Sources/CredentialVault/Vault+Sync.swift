@@ -29,7 +29,7 @@ extension Vault {
             var records = ZoneStatusRecord.load(from: directory)
             // Each device announces itself in the config zone the first time it syncs.
             try config.announceDevice()
-            let boundElsewhere = Self.bindingProblem(binding, remote)
+            let boundElsewhere = Self.bindingProblem(binding, remote, vaultID: vaultID)
             // The zones share nothing but the remote (each has its own database, journal and
             // cursors), so they run side by side: a join takes as long as the larger zone.
             let config = config, secrets = secrets
@@ -74,8 +74,13 @@ extension Vault {
         }
     }
 
-    /// Why uploads must stop, if the remote's `vault.json` no longer names the bound vault.
-    private static func bindingProblem(_ binding: RemoteBinding, _ remote: any Remote) -> (ZoneOutcome.State, String)? {
+    /// Why uploads must stop: the remote's `vault.json` no longer names the bound vault, or this
+    /// vault took another vault's id and key but its binding still names the old remote (a
+    /// `remote set` cut short) — sending then would put bodies under the wrong key there.
+    private static func bindingProblem(_ binding: RemoteBinding, _ remote: any Remote, vaultID: String) -> (ZoneOutcome.State, String)? {
+        guard binding.vaultID == vaultID else {
+            return (.needsAttention, "this vault now belongs to vault \(vaultID), but its remote binding names \(binding.vaultID) (an interrupted remote set); run credctl remote set again with --merge")
+        }
         do {
             guard let bytes = try remote.get(RemoteVaultKeys.objectName) else {
                 return (.needsAttention, "the remote no longer holds this vault (vault.json is missing); it may have been reset")

@@ -32,6 +32,16 @@ extension SecretStore {
                 try Journal.record(db, JournalEntry(recordName: item.reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
                 count += 1
             }
+            // Kept losing versions sealed under the old vault key move too, or they could never be restored.
+            let kept = try db.query("SELECT id, reference, incarnation, version_clock, version_device, sealed_body FROM secret_conflicts WHERE availability = 'syncable'") {
+                ($0.int64(0), SecretItem(reference: $0.text(1) ?? "", availability: .syncable, pinned: false, incarnation: $0.int64(2),
+                                         version: RecordVersion(clock: $0.uint64(3), device: $0.text(4) ?? "")), $0.blob(5) ?? [])
+            }
+            for (id, item, sealed) in kept {
+                guard let body = try? SealedBox.open(sealed, key: keys.vaultKey, purpose: Self.bodyPurpose, context: Self.context(item)) else { continue }
+                try db.run("UPDATE secret_conflicts SET sealed_body = ? WHERE id = ?",
+                           [try SealedBox.seal(body, key: newKey, purpose: Self.bodyPurpose, context: Self.context(item)), id])
+            }
             let wrapped = try SealedBox.seal(newKey, key: keys.deviceKey, purpose: Self.adoptedKeyPurpose, context: adoptedKeyContext(newVaultID))
             try db.run("INSERT OR REPLACE INTO secret_meta (key, value) VALUES ('vault_id', ?), ('adopted_vault_key', ?)",
                        [newVaultID, Base64.encode(wrapped)])

@@ -59,7 +59,10 @@ public struct SecretZone: SQLiteZoneStore {
         // Bytes are kept for later only when they are a sealed body: anything else might be a
         // secret in the clear from a newer or broken writer.
         let keep: (String) -> MergeOutcome = { Self.looksSealed(envelope.payload) ? .quarantined($0) : .refused($0 + " (its bytes were not kept)") }
-        let keepForLater: (String) -> MergeOutcome = { Self.looksSealed(envelope.payload) ? .unsupported($0) : .refused($0 + " (its bytes were not kept)") }
+        // A deletion carries no secret, so one from a newer build is always kept for later.
+        let keepForLater: (String) -> MergeOutcome = {
+            envelope.deleted && envelope.payload.isEmpty || Self.looksSealed(envelope.payload) ? .unsupported($0) : .refused($0 + " (its bytes were not kept)")
+        }
         guard envelope.kind == SecretStore.itemKind else { return keepForLater("unknown record kind '\(envelope.kind)'") }
         guard envelope.formatVersion == Self.formatVersion else { return keepForLater("unsupported secret format version \(envelope.formatVersion)") }
         guard envelope.incarnation >= 1 else { return keep("invalid incarnation \(envelope.incarnation)") }
@@ -80,6 +83,9 @@ public struct SecretZone: SQLiteZoneStore {
             try db.run("DELETE FROM secret_items WHERE reference = ? AND incarnation <= ?", [envelope.recordName, envelope.incarnation])
             try db.run("DELETE FROM migration_copies WHERE reference = ? AND incarnation <= ?", [envelope.recordName, envelope.incarnation])
         } else {
+            // A newer body from elsewhere: a kept migration copy is of a replaced version (and a
+            // losing local edit was kept as a conflict above).
+            try db.run("DELETE FROM migration_copies WHERE reference = ?", [envelope.recordName])
             try db.run("""
                 INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
                 VALUES (?, 'syncable', 0, ?, ?, ?, ?)

@@ -59,4 +59,18 @@ final class SecretAdoptionTests: SecretTestCase {
         XCTAssertThrowsError(try reopened.unlock(try Self.passphrase())) { XCTAssertEqual(($0 as? SecretError)?.code, .authenticationFailed) }
         XCTAssertFalse(reopened.isUnlocked)
     }
+
+    func testKeptLosingVersionsMoveToTheAdoptedKeyAndStillRestore() throws {
+        let store = try makeStore()
+        let reference = Self.reference()
+        let lost = try store.put(try Self.secret(Array("lost edit".utf8)), for: reference, availability: .syncable)
+        let sealed = try XCTUnwrap(try store.read("sealed") { db in try db.queryFirst("SELECT sealed_body FROM secret_items") { $0.blob(0) } } ?? nil)
+        let winner = Envelope(recordName: reference, kind: "secret", formatVersion: 1, version: RecordVersion(clock: lost.version.clock + 1, device: "elsewhere"),
+                              deleted: true, incarnation: 1, payload: [])
+        try store.write("keep") { db in try SecretStore.keepConflict(db, lost: lost, sealed: sealed, winner: winner) }
+        try store.adoptVault(id: otherVault, vaultKey: try .random(count: SealedBox.keyCount))
+        let id = try XCTUnwrap(try store.conflicts().first?.id)
+        try store.restoreConflict(id)
+        XCTAssertEqual(try store.read(reference), try Self.secret(Array("lost edit".utf8)))
+    }
 }

@@ -172,6 +172,15 @@ final class SecretZoneSyncTests: XCTestCase {
         XCTAssertEqual(kept, [0])
     }
 
+    func testADeletionFromANewerFormatIsKeptForAfterAnUpgrade() throws {
+        let newer = Envelope(recordName: reference, kind: "secret", formatVersion: 2, version: RecordVersion(clock: 1 << 16, device: "device-x"),
+                             deleted: true, incarnation: 1, payload: [])
+        let batch = Batch(zone: "secrets", device: "device-x", sequence: 1, envelopes: [newer])
+        _ = try remote.createOnly(batch.objectName, bytes: try BatchCodec.seal(batch, transportKey: transport))
+        XCTAssertEqual(try sync(b).quarantined, 1)
+        XCTAssertEqual(try b.quarantined().map(\.awaitsUpgrade), [true], "a deletion holds no secret: kept whole for a newer build")
+    }
+
     func testAClockFarInTheFutureIsRefusedAndDoesNotMoveTheLocalClock() throws {
         let future = (HybridLogicalClock.wallMilliseconds() + 2 * 366 * 86_400_000) << 16
         let poisoned = Envelope(recordName: reference, kind: "secret", formatVersion: 1, version: RecordVersion(clock: future, device: "device-x"),
