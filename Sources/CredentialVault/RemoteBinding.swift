@@ -18,12 +18,16 @@ struct RemoteBinding: Codable {
     /// BLAKE2b of the `vault.json` bound to: a remote whose keys were re-created (after a reset)
     /// is noticed even when its vault id is the same.
     let keysDigest: String
+    /// Set while a rebind's requeue (cursors reset, every record queued again) is not done yet:
+    /// a crash in between finishes it at the next sync instead of leaving records unsent.
+    var requeuePending: Bool? = nil
 
     enum CodingKeys: String, CodingKey {
         case kind, location
         case vaultID = "vault_id"
         case transportKey = "transport_key"
         case keysDigest = "keys_digest"
+        case requeuePending = "requeue_pending"
     }
 
     static func digest(_ vaultJSON: [UInt8]) -> String { Base64.encode(GenericHash.hash(vaultJSON)) }

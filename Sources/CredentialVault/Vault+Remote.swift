@@ -56,14 +56,12 @@ extension Vault {
             let transportKey = keys.transportKey.withUnsafeBytes { Base64.encode($0) }
             let rebinding = adopting || changed || (previous != nil && previous?.keysDigest != RemoteBinding.digest(existing ?? []))
             if rebinding && !adopting && !merge { throw Self.rebindNeeded(location) }
-            try RemoteBinding(kind: "directory", location: location, vaultID: keys.vaultID, transportKey: transportKey,
-                              keysDigest: RemoteBinding.digest(existing ?? [])).save(in: directory)
+            let binding = RemoteBinding(kind: "directory", location: location, vaultID: keys.vaultID, transportKey: transportKey,
+                                        keysDigest: RemoteBinding.digest(existing ?? []), requeuePending: rebinding ? true : nil)
+            try binding.save(in: directory)
             // Secrets stored before the remote was bound become syncable now (and on every unlock).
             if secrets.isUnlocked { try secrets.migrateDeviceOnlyItems() }
-            if rebinding {
-                try ConfigZone(store: config).requeueAll(nextSequence: try SyncTables.nextSequence(on: remote, zone: "config", device: deviceID))
-                try SecretZone(store: secrets).requeueAll(nextSequence: try SyncTables.nextSequence(on: remote, zone: "secrets", device: deviceID))
-            }
+            if rebinding { try finishRebind(binding, remote: remote) }
             return created
         }
     }
@@ -87,6 +85,16 @@ extension Vault {
                               keysDigest: RemoteBinding.digest(bytes)).save(in: directory)
             return vault
         }
+    }
+
+    /// The second half of a rebind: cursors reset and every surviving record queued again, so
+    /// the remote receives this device's whole state; then the binding says it is done.
+    func finishRebind(_ binding: RemoteBinding, remote: any Remote) throws {
+        try ConfigZone(store: config).requeueAll(nextSequence: try SyncTables.nextSequence(on: remote, zone: "config", device: deviceID))
+        try SecretZone(store: secrets).requeueAll(nextSequence: try SyncTables.nextSequence(on: remote, zone: "secrets", device: deviceID))
+        var done = binding
+        done.requeuePending = nil
+        try done.save(in: directory)
     }
 
     private static func rebindNeeded(_ location: String) -> VaultError {

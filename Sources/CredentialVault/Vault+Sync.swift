@@ -26,6 +26,8 @@ extension Vault {
             }
             let remote = try binding.remote()
             let transportKey = try binding.key()
+            // A rebind cut short before its requeue finishes here, before anything is sent.
+            if binding.requeuePending == true { try finishRebind(binding, remote: remote) }
             var records = ZoneStatusRecord.load(from: directory)
             // Each device announces itself in the config zone the first time it syncs.
             try config.announceDevice()

@@ -28,6 +28,12 @@ struct ApplyQueue {
         let group = batches
         batches = []
         envelopes = 0
-        report.add(try store.apply(group))
+        do {
+            report.add(try store.apply(group))
+        } catch where group.count > 1 {
+            // One bad batch must not hold back the others: each alone, in order, up to the one
+            // that fails (its cursor stays before it, so it is fetched again next time).
+            for batch in group { report.add(try store.apply([batch])) }
+        }
     }
 }

@@ -49,34 +49,39 @@ final class GroupedApplyTests: XCTestCase {
         XCTAssertNil(try b.host(id: host.id))
     }
 
-    func testAGroupThatFailsLandsNothingAndTheNextRunTakesItAll() throws {
+    func testABatchThatFailsHoldsBackOnlyItselfAndWhatFollows() throws {
         let a = try store("a")
         for index in 0..<4 {
             try a.save(Host(label: "h\(index)", hostname: "h\(index).example"))
             try sync(ConfigZone(store: a))
         }
         let fresh = try store("c")
-        let failing = CountingZone(ConfigZone(store: fresh), failingCalls: 1)
+        // Batch 3 fails twice: in the group (which rolls back whole), then alone.
+        let failing = CountingZone(ConfigZone(store: fresh), failing: 3, times: 2)
         XCTAssertThrowsError(try sync(failing))
-        XCTAssertEqual(try fresh.hosts().count, 0)
-        XCTAssertEqual(try ConfigZone(store: fresh).syncState().cursors, [:], "no cursor moved")
+        XCTAssertEqual(failing.groups.withLock { $0 }, [4, 1, 1, 1], "the group, then one batch at a time up to the bad one")
+        XCTAssertEqual(try fresh.hosts().map(\.label).sorted(), ["h0", "h1"])
+        XCTAssertEqual(try ConfigZone(store: fresh).syncState().cursors, ["device-a": 2], "the cursor stays before the bad batch")
         let report = try sync(ConfigZone(store: fresh))
-        XCTAssertEqual([report.fetchedObjects, report.applied], [4, 4])
+        XCTAssertEqual([report.fetchedObjects, report.applied], [2, 2])
         XCTAssertEqual(try fresh.hosts().map(\.label).sorted(), ["h0", "h1", "h2", "h3"])
         XCTAssertEqual(try ConfigZone(store: fresh).syncState().cursors, ["device-a": 4])
     }
 }
 
-/// Forwards to a zone store, remembering how many batches each apply call carried; the first
-/// `failingCalls` calls apply inside the transaction and then fail it, as a crash would.
+/// Forwards to a zone store, remembering how many batches each apply call carried; a call that
+/// includes batch `failing` (the first `times` such calls) applies inside the transaction and
+/// then fails it, as a crash or a broken record would.
 private final class CountingZone: ZoneStore {
     let inner: ConfigZone
     let groups = Mutex<[Int]>([])
+    private let failing: UInt64?
     private let failures: Mutex<Int>
 
-    init(_ inner: ConfigZone, failingCalls: Int = 0) {
+    init(_ inner: ConfigZone, failing: UInt64? = nil, times: Int = 0) {
         self.inner = inner
-        failures = Mutex(failingCalls)
+        self.failing = failing
+        failures = Mutex(times)
     }
 
     var zone: String { inner.zone }
@@ -91,7 +96,8 @@ private final class CountingZone: ZoneStore {
 
     func apply(_ batches: [IncomingBatch]) throws -> ApplyReport {
         groups.withLock { $0.append(batches.count) }
-        guard failures.withLock({ count in defer { count -= 1 }; return count > 0 }) else { return try inner.apply(batches) }
+        let fails = batches.contains { $0.sequence == failing } && failures.withLock { count in defer { count -= 1 }; return count > 0 }
+        guard fails else { return try inner.apply(batches) }
         return try inner.store.write("apply, then fail") { db in
             _ = try SyncTables.apply(db, zone: inner.zone, ownDevice: inner.deviceID, batches: batches, deletionsSeen: true) { _, _, _ in .applied }
             try db.run("INSERT INTO hosts (id) VALUES (NULL)")  // violates NOT NULL: the transaction rolls back
