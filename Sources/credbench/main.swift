@@ -3,6 +3,10 @@ import Glibc
 // credbench: populate vaults of several sizes through the public facade, measure resolve
 // latency on a reopened handle, compare SealedBox with bare libsodium, and record it all.
 do {
+    if CommandLine.arguments.dropFirst().first == "migrate" {
+        try MigrationBenchmark.main(Array(CommandLine.arguments.dropFirst(2)))
+        exit(0)
+    }
     if CommandLine.arguments.dropFirst().first == "sync" {
         try SyncBenchmarkRun.main(Array(CommandLine.arguments.dropFirst(2)))
         exit(0)
