@@ -49,5 +49,6 @@ enum ConfigSchema {
         },
         SyncTables.ingestedCopiesMigration,
         SyncTables.replayableQuarantineMigration,
+        SyncTables.publishIntentMigration,
     ])
 }

@@ -26,6 +26,14 @@ extension SQLiteZoneStore {
         try writeBookkeeping { try SyncTables.markIngested($0, name: name, digest: digest) }
     }
 
+    public func notePublishing(sequence: UInt64, digest: [UInt8]) throws {
+        try writeBookkeeping { try SyncTables.notePublishing($0, zone: zone, sequence: sequence, digest: digest) }
+    }
+
+    public func publishing(sequence: UInt64) throws -> [UInt8]? {
+        try readBookkeeping { try SyncTables.publishing($0, zone: zone, sequence: sequence) }
+    }
+
     public func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
         try writeBookkeeping { try SyncTables.acknowledge($0, zone: zone, sent: sent, sequence: sequence) }
     }

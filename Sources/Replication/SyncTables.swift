@@ -20,6 +20,22 @@ public enum SyncTables {
         try db.execute("ALTER TABLE replication_quarantine ADD COLUMN envelope BLOB")
     }
 
+    public static let publishIntentMigration = Migration("replication: the object being published") { db in
+        try db.execute("CREATE TABLE replication_publishing (zone TEXT NOT NULL, sequence INTEGER NOT NULL, digest BLOB NOT NULL, PRIMARY KEY (zone, sequence))")
+    }
+
+    /// Remembers, before the object goes out, what this device is about to publish as `sequence`:
+    /// if the acknowledgement is then cut short, the object is still known as its own later,
+    /// however the journal has moved on meanwhile.
+    public static func notePublishing(_ db: Connection, zone: String, sequence: UInt64, digest: [UInt8]) throws {
+        try db.run("INSERT OR REPLACE INTO replication_publishing (zone, sequence, digest) VALUES (?, ?, ?)", [zone, sequence, digest])
+    }
+
+    /// The digest of what this device was publishing as `sequence`, if it never acknowledged it.
+    public static func publishing(_ db: Connection, zone: String, sequence: UInt64) throws -> [UInt8]? {
+        try db.queryFirst("SELECT digest FROM replication_publishing WHERE zone = ? AND sequence = ?", [zone, sequence]) { $0.blob(0) } ?? nil
+    }
+
     public static func wasIngested(_ db: Connection, name: String, digest: [UInt8]) throws -> Bool {
         try db.queryFirst("SELECT 1 FROM replication_ingested WHERE name = ? AND digest = ?", [name, digest]) { _ in true } ?? false
     }
@@ -78,6 +94,7 @@ public enum SyncTables {
     /// entry is cleared only if it still holds exactly the version that was sent.
     public static func acknowledge(_ db: Connection, zone: String, sent: [Envelope], sequence: UInt64) throws {
         try reserve(db, zone: zone, through: sequence)
+        try db.run("DELETE FROM replication_publishing WHERE zone = ? AND sequence <= ?", [zone, sequence])
         for envelope in sent { try Journal.acknowledge(db, recordName: envelope.recordName, version: envelope.version) }
     }
 

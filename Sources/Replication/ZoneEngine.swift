@@ -103,6 +103,12 @@ public struct ZoneEngine: Sendable {
         guard let bytes = try remote.get(name),
               let opened = try? BatchCodec.open(bytes, zone: store.zone, device: store.deviceID, sequence: sequence, transportKey: transportKey),
               !opened.envelopes.isEmpty, opened.rejected.isEmpty else { return false }
+        // Exactly what this device noted it was publishing: its own, even if the records were
+        // edited again since (acknowledging clears only the versions that were sent).
+        if let noted = try store.publishing(sequence: sequence), noted == GenericHash.hash(bytes) {
+            try store.acknowledge(opened.envelopes, sequence: sequence)
+            return true
+        }
         let pending = Dictionary(try store.pendingChanges(limit: Int.max).map { ($0.recordName, $0.version) }, uniquingKeysWith: max)
         guard opened.envelopes.allSatisfy({ pending[$0.recordName] == $0.version }) else { return false }
         try store.acknowledge(opened.envelopes, sequence: sequence)
@@ -143,7 +149,9 @@ public struct ZoneEngine: Sendable {
             let batch = Batch(zone: store.zone, device: store.deviceID, sequence: sequence, envelopes: changes)
             // A publish that crashed before its acknowledgement is found (and acknowledged) by
             // the next run's fetch, so a name here is never published twice.
-            _ = try remote.createOnly(batch.objectName, bytes: try BatchCodec.seal(batch, transportKey: transportKey))
+            let bytes = try BatchCodec.seal(batch, transportKey: transportKey)
+            try store.notePublishing(sequence: sequence, digest: GenericHash.hash(bytes))
+            _ = try remote.createOnly(batch.objectName, bytes: bytes)
             try store.acknowledge(changes, sequence: sequence)
             report.sentChanges += changes.count
             report.sentObjects += 1

@@ -36,6 +36,11 @@ public protocol ZoneStore: Sendable {
     /// Remembers that the conflict copy `name` with this content was applied.
     func markIngested(_ name: String, digest: [UInt8]) throws
 
+    /// Remembers that the object with this content digest is about to be published as
+    /// `sequence` (until `acknowledge`), and reads that back.
+    func notePublishing(sequence: UInt64, digest: [UInt8]) throws
+    func publishing(sequence: UInt64) throws -> [UInt8]?
+
     /// Records that `sent` was published as `sequence`: the next sequence moves past it and each
     /// journal entry is cleared only if it still holds exactly the version that was sent.
     func acknowledge(_ sent: [Envelope], sequence: UInt64) throws

@@ -32,6 +32,7 @@ enum SecretSchema {
         SyncTables.migration,
         SyncTables.ingestedCopiesMigration,
         SyncTables.replayableQuarantineMigration,
+        SyncTables.publishIntentMigration,
         SecretStore.conflictsMigration,
         SecretStore.migrationCopiesMigration,
         SecretStore.localMarkersMigration,

@@ -140,6 +140,26 @@ final class ConfigZoneSyncTests: XCTestCase {
         XCTAssertEqual(try sync(b).applied, 2)
     }
 
+    func testAPublishCutShortIsOwnEvenAfterTheRecordWasEditedAgain() throws {
+        try a.save(Host(label: "web", hostname: "web.example"))
+        // What a run killed between publishing and acknowledging leaves behind, as the engine
+        // writes it: the intent first, then the object.
+        let zone = ConfigZone(store: a)
+        let sequence = try zone.syncState().nextSequence
+        let batch = Batch(zone: "config", device: "device-a", sequence: sequence, envelopes: try zone.pendingChanges(limit: 250))
+        let bytes = try BatchCodec.seal(batch, transportKey: key)
+        try zone.notePublishing(sequence: sequence, digest: GenericHash.hash(bytes))
+        _ = try remote.createOnly(batch.objectName, bytes: bytes)
+        var edited = try a.host("web")
+        edited.port = 2222
+        try a.save(edited)
+        let next = try sync(a)
+        XCTAssertEqual([next.foreignObjectsUnderOwnName, next.sentObjects], [0, 1], "its own object, and the newer edit goes out")
+        XCTAssertEqual(try a.counts().pendingChanges, 0)
+        try sync(b)
+        XCTAssertEqual(try b.host("web").port, 2222)
+    }
+
     func testAConflictCopyIsReadOnceSoItCannotFillQuarantine() throws {
         let odd = Envelope(recordName: "printer/x", kind: "printer", formatVersion: 1, version: RecordVersion(clock: 1 << 16, device: "device-c"),
                            deleted: false, incarnation: 0, payload: [1])

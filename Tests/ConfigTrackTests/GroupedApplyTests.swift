@@ -90,6 +90,8 @@ private final class CountingZone: ZoneStore {
     func pendingChanges(limit: Int) throws -> [Envelope] { try inner.pendingChanges(limit: limit) }
     func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int { try inner.noteUnreadable(name, digest: digest) }
     func replayQuarantined() throws -> ApplyReport { try inner.replayQuarantined() }
+    func notePublishing(sequence: UInt64, digest: [UInt8]) throws { try inner.notePublishing(sequence: sequence, digest: digest) }
+    func publishing(sequence: UInt64) throws -> [UInt8]? { try inner.publishing(sequence: sequence) }
     func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool { try inner.wasIngested(name, digest: digest) }
     func markIngested(_ name: String, digest: [UInt8]) throws { try inner.markIngested(name, digest: digest) }
     func acknowledge(_ sent: [Envelope], sequence: UInt64) throws { try inner.acknowledge(sent, sequence: sequence) }

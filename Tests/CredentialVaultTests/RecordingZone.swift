@@ -16,6 +16,8 @@ final class RecordingZone: ZoneStore {
     func apply(_ batches: [IncomingBatch]) throws -> ApplyReport { try inner.apply(batches) }
     func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int { try inner.noteUnreadable(name, digest: digest) }
     func replayQuarantined() throws -> ApplyReport { try inner.replayQuarantined() }
+    func notePublishing(sequence: UInt64, digest: [UInt8]) throws { try inner.notePublishing(sequence: sequence, digest: digest) }
+    func publishing(sequence: UInt64) throws -> [UInt8]? { try inner.publishing(sequence: sequence) }
     func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool { try inner.wasIngested(name, digest: digest) }
     func markIngested(_ name: String, digest: [UInt8]) throws { try inner.markIngested(name, digest: digest) }
 
