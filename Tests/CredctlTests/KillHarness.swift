@@ -13,8 +13,11 @@ struct KillHarness {
 
     let devices: [CredctlRunner]
     private var generator: SplitMix
-    /// Per label: the owning device and the state it must end up in everywhere.
-    private var hosts: [String: (owner: Int, state: State)] = [:]
+    /// Per label (`h…` hosts, `i…` identities): the owning device and the state it must end up
+    /// in everywhere. An identity's state is `.password(k)`: it holds key file `k`.
+    private var records: [String: (owner: Int, state: State)] = [:]
+    /// Private key files identities are added from, and their bytes.
+    let keyFiles: [(path: String, bytes: [UInt8])]
     private var nextLabel = 0
     private var nextVersion = 0
     private(set) var operations = 0
@@ -22,8 +25,9 @@ struct KillHarness {
     private(set) var failpointKills = 0
     private(set) var violations: [String] = []
 
-    init(devices: [CredctlRunner], seed: UInt64) {
+    init(devices: [CredctlRunner], keyFiles: [(path: String, bytes: [UInt8])], seed: UInt64) {
         self.devices = devices
+        self.keyFiles = keyFiles
         generator = SplitMix(state: seed)
     }
 
@@ -33,7 +37,8 @@ struct KillHarness {
     mutating func step() throws {
         operations += 1
         let device = Int(generator.next() % 2)
-        let owned = hosts.filter { $0.value.owner == device && $0.value.state != .absent }.keys.sorted()
+        if generator.next() % 8 == 0 { return try identityStep(device) }
+        let owned = records.filter { $0.key.hasPrefix("h") && $0.value.owner == device && $0.value.state != .absent }.keys.sorted()
         // Few hosts keep each round's checks quick: past a dozen, removals take the place of adds.
         let roll = owned.count > 12 ? 5 + generator.next() % 5 : generator.next() % 10
         if roll < 2 || owned.isEmpty {
@@ -46,14 +51,14 @@ struct KillHarness {
             let label = owned[Int(generator.next() % UInt64(owned.count))]
             nextVersion += 1
             try mutate(device, label, ["host", "edit", label, "--password-stdin"], input: Self.secret(nextVersion),
-                       failpoint: "update-host.after-secret", before: hosts[label]!.state, after: .password(nextVersion))
+                       failpoint: "update-host.after-secret", before: records[label]!.state, after: .password(nextVersion))
         } else if roll < 5 {
             let label = owned[Int(generator.next() % UInt64(owned.count))]
             try mutate(device, label, ["host", "edit", label, "--no-password"], failpoint: "clear-password.after-config",
-                       before: hosts[label]!.state, after: .noPassword)
+                       before: records[label]!.state, after: .noPassword)
         } else if roll < 6 {
             let label = owned[Int(generator.next() % UInt64(owned.count))]
-            try mutate(device, label, ["host", "rm", label], failpoint: "remove-host.after-config", before: hosts[label]!.state, after: .absent)
+            try mutate(device, label, ["host", "rm", label], failpoint: "remove-host.after-config", before: records[label]!.state, after: .absent)
         } else if roll < 7 {
             _ = try run(device, ["migrate"], failpoint: nil)
         } else {
@@ -62,7 +67,21 @@ struct KillHarness {
         }
     }
 
-    /// Runs an operation that changes one host; after a kill, the device's own view must be the
+    /// Adds an identity from one of the key files, or removes one this device added.
+    private mutating func identityStep(_ device: Int) throws {
+        let owned = records.filter { $0.key.hasPrefix("i") && $0.value.owner == device && $0.value.state != .absent }.keys.sorted()
+        if !owned.isEmpty && generator.next() % 2 == 0 {
+            let label = owned[Int(generator.next() % UInt64(owned.count))]
+            try mutate(device, label, ["identity", "rm", label], failpoint: "remove-identity.after-config", before: records[label]!.state, after: .absent)
+        } else {
+            nextLabel += 1
+            let label = "i\(nextLabel)", key = Int(generator.next() % UInt64(keyFiles.count))
+            try mutate(device, label, ["identity", "add", label, "--private-key", keyFiles[key].path], failpoint: "add-identity.after-secret",
+                       before: .absent, after: .password(key))
+        }
+    }
+
+    /// Runs an operation that changes one record; after a kill, the device's own view must be the
     /// state before or after it, and becomes the expected state.
     private mutating func mutate(_ device: Int, _ label: String, _ arguments: [String], input: [UInt8] = [], failpoint: String,
                                  before: State, after: State) throws {
@@ -70,9 +89,9 @@ struct KillHarness {
         if outcome.killed {
             let seen = try observe(device, label)
             if seen != before && seen != after { violations.append("\(label): killed \(arguments[1]) left \(seen), neither \(before) nor \(after)") }
-            hosts[label] = (device, seen)
+            records[label] = (device, seen)
         } else if outcome.status == 0 {
-            hosts[label] = (device, after)
+            records[label] = (device, after)
         } else {
             violations.append("\(label): \(arguments.prefix(2).joined(separator: " ")) exited \(outcome.status)")
         }
@@ -95,10 +114,19 @@ struct KillHarness {
 
     /// How `label` looks on `device`: absent, without a password, or which version it opens to.
     private mutating func observe(_ device: Int, _ label: String, listed: Set<String>? = nil) throws -> State {
+        let identity = label.hasPrefix("i")
         if let listed {
             if !listed.contains(label) { return .absent }
-        } else if try devices[device].run("host", "show", label).status == 66 {
+        } else if try devices[device].run(identity ? "identity" : "host", "show", label).status == 66 {
             return .absent
+        }
+        if identity {
+            let read = try devices[device].run("read", "cred://identity/\(label)/privkey")
+            guard read.status == 0, let key = keyFiles.firstIndex(where: { $0.bytes == read.stdout }) else {
+                violations.append("\(label) on device \(device): its key reads as status \(read.status), matching no key file")
+                return .noPassword
+            }
+            return .password(key)
         }
         let read = try devices[device].run("read", "cred://host/\(label)/password")
         guard read.status == 0 else { return .noPassword }
@@ -128,11 +156,14 @@ struct KillHarness {
     /// Every host looks as expected on both devices; no other host exists; journals are empty.
     mutating func check() {
         for (index, device) in devices.enumerated() {
-            let listed = (try? JSONSerialization.jsonObject(with: Data(device.run("host", "list", "--json").stdout)) as? [String: Any])?["hosts"] as? [[String: Any]]
-            let labels = Set((listed ?? []).compactMap { $0["label"] as? String })
-            let expected = Set(hosts.filter { $0.value.state != .absent }.keys)
+            var labels: Set<String> = []
+            for (kind, key) in [("host", "hosts"), ("identity", "identities")] {
+                let listed = (try? JSONSerialization.jsonObject(with: Data(device.run(kind, "list", "--json").stdout)) as? [String: Any])?[key] as? [[String: Any]]
+                labels.formUnion((listed ?? []).compactMap { $0["label"] as? String })
+            }
+            let expected = Set(records.filter { $0.value.state != .absent }.keys)
             if labels != expected { violations.append("device \(index) lists \(labels.sorted()), expected \(expected.sorted())") }
-            for (label, expected) in hosts.sorted(by: { $0.key < $1.key }) {
+            for (label, expected) in records.sorted(by: { $0.key < $1.key }) {
                 guard let seen = try? observe(index, label, listed: labels) else { violations.append("\(label): unreadable on device \(index)"); continue }
                 if seen != expected.state {
                     let kind = expected.state == .absent || expected.state == .noPassword ? "resurrected" : "lost or mixed up"

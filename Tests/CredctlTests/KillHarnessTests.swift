@@ -3,7 +3,7 @@ import XCTest
 
 /// Two devices and a remote directory, driven through real `credctl` processes that are killed
 /// (SIGKILL) at failpoints and at random instants across adding, editing, clearing and removing
-/// passwords, syncing and migrating. After every round both devices sync to quiescence and the
+/// passwords, adding and removing identities with their keys, syncing and migrating. After every round both devices sync to quiescence and the
 /// harness checks: no deleted secret is back, no acknowledged secret is lost, no reference opens
 /// to a wrong body, the journals drain, and both devices agree.
 ///
@@ -17,7 +17,17 @@ final class KillHarnessTests: TwoDeviceTestCase {
         let target = environment["CREDVAULT_KILLS"].flatMap(Int.init) ?? 40
         let seed = environment["CREDVAULT_KILL_SEED"].flatMap(UInt64.init) ?? UInt64(Date().timeIntervalSince1970)
         try join()
-        var harness = KillHarness(devices: [a, b], seed: seed)
+        var keyFiles: [(path: String, bytes: [UInt8])] = []
+        for index in 0..<3 {
+            let path = directory + "/key-\(index)"
+            let keygen = Process()
+            keygen.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
+            keygen.arguments = ["-q", "-t", "ed25519", "-N", "", "-C", "kill-harness", "-f", path]
+            try keygen.run()
+            keygen.waitUntilExit()
+            keyFiles.append((path, Array(try Data(contentsOf: URL(fileURLWithPath: path)))))
+        }
+        var harness = KillHarness(devices: [a, b], keyFiles: keyFiles, seed: seed)
         while harness.kills < target {
             for _ in 0..<40 { try harness.step() }
             try harness.settle()
