@@ -1,8 +1,9 @@
 # The two quick-start commands (make demo, make test) install what they need themselves.
 SHELL := /bin/bash
 APT_PACKAGES := pkg-config libsodium-dev libsecret-1-dev libsqlite3-dev sqlite3 openssh-client
-# Only the tests use these: real shells for the completion scripts, groff to check the man page.
-TEST_PACKAGES := zsh fish groff-base
+# Only the tests use these: real shells for the completion scripts, groff to check the man page,
+# and a real gnome-keyring on a private session bus (dbus-daemon) with secret-tool beside it.
+TEST_PACKAGES := zsh fish groff-base gnome-keyring dbus-daemon libsecret-tools
 
 .PHONY: deps test-deps build demo test bench man clean
 

@@ -17,13 +17,14 @@ let package = Package(
         // Wrappers: the only places the C modules are imported.
         .target(name: "Sodium", dependencies: ["CSodium"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "Keyring", dependencies: ["CLibsecret", "Sodium"]),
 
         // Concepts.
         .target(name: "Replication", dependencies: ["Sodium", "SQLite"]),
         .target(name: "ConfigTrack", dependencies: ["SQLite", "Replication"]),
         .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication"]),
         .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Sodium"]),
-        .target(name: "CredctlKit", dependencies: ["CredentialVault"]),
+        .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
         .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium", "CSodium"]),
 
@@ -33,6 +34,6 @@ let package = Package(
         .testTarget(name: "ConfigTrackTests", dependencies: ["ConfigTrack"]),
         .testTarget(name: "SecretTrackTests", dependencies: ["SecretTrack", "Sodium"]),
         .testTarget(name: "CredentialVaultTests", dependencies: ["CredentialVault", "ConfigTrack", "SecretTrack", "SQLite", "Replication"]),
-        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite"]),
+        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium"]),
     ]
 )

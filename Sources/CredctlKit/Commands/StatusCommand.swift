@@ -1,4 +1,5 @@
 import CredentialVault
+import Keyring
 
 struct StatusCommand: Command {
     static let spec = CommandSpec(
@@ -14,6 +15,8 @@ struct StatusCommand: Command {
 
     func run(_ context: Context) throws {
         let status = try context.openVault().status()
+        // Asked every time (bounded): a desktop session's keyring comes and goes.
+        let keyring = Keyring.status()
         if context.json {
             Output.json(.object([
                 ("path", .string(status.path)), ("vault_id", .string(status.vaultID)), ("device_id", .string(status.deviceID)),
@@ -29,6 +32,7 @@ struct StatusCommand: Command {
                                     ("awaiting_verification", .int(status.awaitingVerification)), ("conflicts", .int(status.conflicts)),
                                     ("orphans", .int(status.orphans))])),
                 ("remote", .optional(status.remote)),
+                ("keyring", .object([("state", .string(keyring.name)), ("reason", .optional(keyring.reason))])),
                 ("zones", .array(status.zones.map { zone in
                     .object([("name", .string(zone.name)), ("state", .string(zone.state.rawValue)), ("reason", .optional(zone.reason)),
                              ("last_fetch", .optional(zone.lastFetch.map(Int.init))), ("last_send", .optional(zone.lastSend.map(Int.init))),
@@ -56,6 +60,7 @@ struct StatusCommand: Command {
                 + (status.conflicts > 0 ? ", \(status.conflicts) losing version\(status.conflicts == 1 ? "" : "s") kept (credctl conflicts list)" : ""),
         ]
         if let remote = status.remote { lines.append("Remote:      \(remote)") }
+        lines.append("Keyring:     \(keyring.name)" + (keyring.reason.map { " (\($0))" } ?? ""))
         for zone in status.zones {
             let reason = zone.reason.map { ": \($0)" } ?? ""
             lines.append("Zone \(zone.name):".padding(13) + "\(zone.state.rawValue)\(reason) (\(zone.pendingChanges) pending, \(zone.quarantined) quarantined"

@@ -1,0 +1,93 @@
+import Foundation
+import Keyring
+import Sodium
+import XCTest
+
+/// The desktop keyring through libsecret, against a real gnome-keyring-daemon on a private
+/// session bus that the test starts itself — and every way of having no usable keyring.
+final class KeyringTests: CredctlTestCase {
+    /// One keyring for the in-process calls: GLib keeps one session-bus connection per process.
+    nonisolated(unsafe) private static var shared: HeadlessKeyring?
+
+    private static func sharedKeyring() throws -> HeadlessKeyring {
+        if let shared { return shared }
+        let keyring = try HeadlessKeyring(provider: true)
+        setenv("DBUS_SESSION_BUS_ADDRESS", keyring.address, 1)
+        shared = keyring
+        // Its bus and daemon stop when the test process ends.
+        atexit { KeyringTests.shared = nil }
+        return keyring
+    }
+
+    private let keyring = Keyring(schema: "org.credvault.Test", attributes: ["vault", "device"])
+
+    func testStoreLookupReplaceAndClearAgainstGnomeKeyring() throws {
+        let daemon = try Self.sharedKeyring()
+        let values = ["vault": "v-\(UUID().uuidString)", "device": "d1"]
+        XCTAssertEqual(Keyring.status(), .available)
+        XCTAssertNil(try keyring.lookup(values))
+        let secret = try SecretBytes(copying: [0, 1, 2, 0xFF] + Array("binary-safe".utf8))
+        try keyring.store(secret, label: "CredentialVault test item", values: values)
+        XCTAssertEqual(try keyring.lookup(values), secret)
+        // The item is really in gnome-keyring: secret-tool, a client of its own, finds it.
+        let lookup = Process()
+        lookup.executableURL = URL(fileURLWithPath: "/usr/bin/secret-tool")
+        lookup.arguments = ["lookup", "vault", values["vault"]!]
+        lookup.environment = daemon.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+        let output = Pipe()
+        lookup.standardOutput = output
+        try lookup.run()
+        let found = output.fileHandleForReading.readDataToEndOfFile()
+        lookup.waitUntilExit()
+        XCTAssertEqual(Array(found), [0, 1, 2, 0xFF] + Array("binary-safe".utf8))
+
+        let replacement = try SecretBytes(utf8: "second")
+        try keyring.store(replacement, label: "CredentialVault test item", values: values)
+        XCTAssertEqual(try keyring.lookup(values), replacement, "same attributes: replaced, not duplicated")
+        XCTAssertTrue(try keyring.clear(values))
+        XCTAssertFalse(try keyring.clear(values))
+        XCTAssertNil(try keyring.lookup(values))
+    }
+
+    private func keyringStatus(_ environment: [String: String]) throws -> (state: String, reason: String, seconds: Double) {
+        try initVault()
+        var runner = credctl!
+        runner.environment.merge(environment) { $1 }
+        runner.environment["CREDCTL_KEYRING_TIMEOUT_MS"] = "1000"
+        let start = Date()
+        let result = try runner.run("status", "--json")
+        let seconds = Date().timeIntervalSince(start)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let keyring = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])?["keyring"] as? [String: Any])
+        return (keyring["state"] as? String ?? "", keyring["reason"] as? String ?? "", seconds)
+    }
+
+    func testStatusReportsAnAvailableKeyring() throws {
+        let daemon = try HeadlessKeyring(provider: true)
+        XCTAssertEqual(try keyringStatus(daemon.environment).state, "available")
+    }
+
+    func testStatusReportsALockedCollection() throws {
+        let daemon = try HeadlessKeyring(provider: true)
+        try daemon.lockLogin()
+        let status = try keyringStatus(daemon.environment)
+        XCTAssertEqual(status.state, "locked", status.reason)
+    }
+
+    func testNoBusNoProviderAndADeadBusAreUnavailableWithTheReasonAtOnce() throws {
+        let noProvider = try HeadlessKeyring(provider: false)
+        let cases: [([String: String], String)] = [
+            ([:], "no session bus"),
+            (["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"], "no session bus"),
+            (noProvider.environment, "nothing provides the Secret Service"),
+        ]
+        for (environment, reason) in cases {
+            let status = try keyringStatus(environment)
+            XCTAssertEqual(status.state, "unavailable", "\(environment)")
+            XCTAssertTrue(status.reason.contains(reason), status.reason)
+            XCTAssertLessThan(status.seconds, 10, "bounded, never hanging")
+            try? FileManager.default.removeItem(atPath: vaultPath)
+            try? FileManager.default.removeItem(atPath: keyFile)
+        }
+    }
+}
