@@ -9,21 +9,10 @@ import Glibc
 enum MigrationBenchmark {
     static let deviceOnlyItems = 1_000
 
-    struct Result: Codable {
-        let syncableItems: Int
-        let deviceOnlyItems: Int
-        let firstUnlockMilliseconds: Double
-        let migrated: Int
-        /// Later unlocks (key-file unlock plus the scan): median and slowest of `rounds`.
-        let laterUnlockMicrosecondsMedian: Double
-        let laterUnlockMicrosecondsSlowest: Double
-        let rounds: Int
-    }
-
     static func main(_ arguments: [String]) throws {
         var sizes = [1_000, 20_000]
         if arguments.count == 2, arguments[0] == "--sizes" { sizes = arguments[1].split(separator: ",").compactMap { Int($0) } }
-        var results: [Result] = []
+        var results: [MigrationResult] = []
         for size in sizes {
             Console.progress("migration benchmark: \(size) syncable + \(deviceOnlyItems) device-only…")
             results.append(try run(size: size))
@@ -41,7 +30,7 @@ enum MigrationBenchmark {
         Console.print("results written to bench-results/migrationbench.json")
     }
 
-    private static func run(size: Int) throws -> Result {
+    private static func run(size: Int) throws -> MigrationResult {
         let directory = try TemporaryDirectory(prefix: "migrationbench-\(size)")
         let key = UnlockKey.keyFile(path: directory.path + "/vault.key")
         let vault = try Vault.create(at: directory.path + "/vault", key: key, kdf: .insecureForTesting())
@@ -72,7 +61,7 @@ enum MigrationBenchmark {
             samples.append(Double(MonotonicClock.now() - begin) / 1_000)
         }
         samples.sort()
-        return Result(syncableItems: size, deviceOnlyItems: deviceOnlyItems, firstUnlockMilliseconds: first * 1_000,
+        return MigrationResult(syncableItems: size, deviceOnlyItems: deviceOnlyItems, firstUnlockMilliseconds: first * 1_000,
                       migrated: migrated - size, laterUnlockMicrosecondsMedian: samples[samples.count / 2],
                       laterUnlockMicrosecondsSlowest: samples.last ?? 0, rounds: samples.count)
     }
