@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "Replication", dependencies: ["Sodium", "SQLite"]),
         .target(name: "ConfigTrack", dependencies: ["SQLite", "Replication"]),
         .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication"]),
-        .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Sodium"]),
+        .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Sodium", "Keyring"]),
         .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
         .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium", "CSodium"]),

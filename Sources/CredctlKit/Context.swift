@@ -21,8 +21,24 @@ struct Context {
     /// Opens and unlocks the vault: key file, passphrase file, or — on a terminal — a prompt.
     func unlockedVault() throws -> Vault {
         let vault = try openVault()
-        try vault.unlock(try unlockKey(confirmNew: false))
+        try unlock(vault)
         return vault
+    }
+
+    /// Unlocks `vault`: through the desktop keyring first when the vault has it on this device
+    /// and no key was given; otherwise, or when the keyring cannot be used (said on standard
+    /// error, with the reason), with the key file, the passphrase file or a prompt.
+    func unlock(_ vault: Vault) throws {
+        let keyGiven = globals.keyFile != nil || globals.passphraseFile != nil || keyFile != nil || passphraseFile != nil
+        if !keyGiven && vault.unlocksWithKeyring {
+            do {
+                try vault.unlockWithKeyring()
+                return
+            } catch {
+                Output.err("credctl: \(error.message) Using the vault's other unlock method.\n")
+            }
+        }
+        try vault.unlock(try unlockKey(confirmNew: false))
     }
 
     /// Runs `body` on the locked vault first, so that an answer that needs no key (not found,
@@ -32,7 +48,7 @@ struct Context {
         do {
             return try body()
         } catch let error as VaultError where error.code == .locked {
-            try vault.unlock(try unlockKey(confirmNew: false))
+            try unlock(vault)
             return try body()
         }
     }

@@ -6,12 +6,15 @@ public enum KeyProvider: Sendable {
     case passphrase(SecretBytes)
     /// The contents of a key file (see `KeyFile`).
     case keyFile(SecretBytes)
+    /// The random secret kept in the desktop keyring for this vault and device.
+    case keyring(SecretBytes)
 
     /// The name stored with the key slot this provider opens.
     public var kind: KeyProviderKind {
         switch self {
         case .passphrase: .passphrase
         case .keyFile: .keyFile
+        case .keyring: .keyring
         }
     }
 }

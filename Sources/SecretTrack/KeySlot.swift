@@ -8,6 +8,7 @@ import Sodium
 struct KeySlot: Sendable {
     static let purpose = SealPurpose(tag: 2, label: "credvault/v1/key-slot")
     static let keyFileDomain = Array("credvault/v1/key-file-wrapping".utf8)
+    static let keyringDomain = Array("credvault/v1/keyring-wrapping".utf8)
 
     let provider: KeyProviderKind
     let kdf: KDFParameters?
@@ -29,8 +30,9 @@ struct KeySlot: Sendable {
         do {
             plain = try SealedBox.open(wrappedKeys, key: wrapping, purpose: Self.purpose, context: Self.context(provider.kind, storeID: storeID, kdf: kdf))
         } catch let error as SodiumError where error.code == .authenticationFailed {
-            throw SecretError(.wrongKey, provider.kind == .passphrase ? "The passphrase does not unlock this vault." : "The key file does not unlock this vault.",
-                              hint: provider.kind == .passphrase ? "Check the passphrase and try again." : "Use the key file the vault was created with.")
+            throw SecretError(.wrongKey, "The \(provider.kind.noun) does not unlock this vault.",
+                              hint: provider.kind == .passphrase ? "Check the passphrase and try again." : provider.kind == .keyFile
+                                  ? "Use the key file the vault was created with." : "Set the keyring up again with: credctl unlock-method set keyring")
         } catch let error as SodiumError {
             throw SecretError(.authenticationFailed, "The \(provider.kind.rawValue) key slot is damaged: \(error.message)")
         }
@@ -51,6 +53,8 @@ struct KeySlot: Sendable {
             }
         case .keyFile(let contents):
             return try GenericHash.secretHash(of: contents, domain: keyFileDomain)
+        case .keyring(let contents):
+            return try GenericHash.secretHash(of: contents, domain: keyringDomain)
         }
     }
 

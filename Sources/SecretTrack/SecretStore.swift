@@ -72,7 +72,7 @@ public final class SecretStore: Sendable {
         let slots = try keySlots()
         guard let slot = slots.first(where: { $0.provider == provider.kind }) else {
             let kinds = slots.map(\.provider.rawValue).joined(separator: ", ")
-            throw SecretError(.wrongKey, "This vault does not unlock with a \(provider.kind == .passphrase ? "passphrase" : "key file").",
+            throw SecretError(.wrongKey, "This vault does not unlock with a \(provider.kind.noun).",
                               hint: "It unlocks with: \(kinds).")
         }
         let opened = try applyingAdoption(to: try slot.open(with: provider, storeID: storeID))
@@ -87,6 +87,13 @@ public final class SecretStore: Sendable {
     public func lock() { keys.withLock { $0 = nil } }
 
     public var isUnlocked: Bool { keys.withLock { $0 != nil } }
+
+    /// Adds (or replaces) the key slot for `provider`'s kind, wrapping the keys this unlocked
+    /// store holds: another way to unlock, beside those it already has.
+    public func addKeySlot(_ provider: KeyProvider, kdf: KDFParameters) throws {
+        let slot = try KeySlot.make(for: provider, keys: try unlockedKeys(), storeID: storeID, kdf: kdf)
+        try write("add a key slot") { db in try Self.insert(slot, db) }
+    }
 
     /// The kinds of key provider that can unlock this store.
     public func providers() throws -> [KeyProviderKind] { try keySlots().map(\.provider) }

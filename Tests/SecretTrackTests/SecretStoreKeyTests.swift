@@ -125,4 +125,24 @@ final class SecretStoreKeyTests: SecretTestCase {
         assertSecretError(.wrongKey, try store.unlock(try Self.passphrase()))
         XCTAssertFalse(store.isUnlocked)
     }
+
+    func testAnAddedKeyringSlotUnlocksBesideThePassphrase() throws {
+        let reference = Self.reference()
+        try makeStore().put(try Self.secret(Array("body".utf8)), for: reference)
+        let keyringSecret = try SecretBytes.random(count: 32)
+        let unlocked = try SecretStore.open(at: databasePath)
+        try unlocked.unlock(try Self.passphrase())
+        try unlocked.addKeySlot(.keyring(keyringSecret), kdf: .insecureForTesting())
+        XCTAssertEqual(try unlocked.providers(), [.keyring, .passphrase])
+
+        let byKeyring = try SecretStore.open(at: databasePath)
+        try byKeyring.unlock(.keyring(keyringSecret))
+        XCTAssertEqual(try byKeyring.read(reference), try Self.secret(Array("body".utf8)))
+        XCTAssertThrowsError(try SecretStore.open(at: databasePath).unlock(.keyring(try SecretBytes.random(count: 32)))) {
+            XCTAssertEqual(($0 as? SecretError)?.code, .wrongKey)
+        }
+        let byPassphrase = try SecretStore.open(at: databasePath)
+        try byPassphrase.unlock(try Self.passphrase())
+        XCTAssertEqual(try byPassphrase.read(reference), try Self.secret(Array("body".utf8)))
+    }
 }

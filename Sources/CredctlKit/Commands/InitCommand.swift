@@ -1,11 +1,13 @@
 import CredentialVault
+import Keyring
 
 struct InitCommand: Command {
     static let spec = CommandSpec(
         path: ["init"],
-        overview: "Create a new vault. It unlocks with a passphrase (asked on the terminal, or read with --passphrase-file) or with a key file (--key-file; created with mode 0600 if it does not exist). With --join, the new vault joins an existing remote: it adopts the vault's keys (unwrapped with the sync passphrase) and syncs once.",
-        usage: ["init [--passphrase-file FILE | --key-file FILE]", "init --join DIR [--sync-passphrase-file FILE] [--passphrase-file FILE | --key-file FILE]"],
-        options: [.init(name: "--join", value: "DIR", help: "Join the vault whose remote is the directory DIR."), SyncPassphrase.option],
+        overview: "Create a new vault. It unlocks with a passphrase (asked on the terminal, or read with --passphrase-file) or with a key file (--key-file; created with mode 0600 if it does not exist). With --join, the new vault joins an existing remote: it adopts the vault's keys (unwrapped with the sync passphrase) and syncs once. With --keyring, it also unlocks through the desktop keyring on this device, so a desktop session needs no prompt; the passphrase or key file stays as the fallback.",
+        usage: ["init [--keyring] [--passphrase-file FILE | --key-file FILE]", "init --join DIR [--sync-passphrase-file FILE] [--keyring] [--passphrase-file FILE | --key-file FILE]"],
+        options: [.init(name: "--join", value: "DIR", help: "Join the vault whose remote is the directory DIR."), SyncPassphrase.option,
+                  .init(name: "--keyring", value: nil, help: "Also unlock through the desktop keyring on this device (the passphrase or key file stays as the fallback).")],
         positionals: 0...0,
         examples: ["credctl init", "credctl init --vault /srv/vault --key-file /etc/credctl/key",
                    "credctl init --join ~/Sync/credctl --sync-passphrase-file ~/.config/credctl/sync --key-file ~/.config/credctl/key"])
@@ -21,6 +23,11 @@ struct InitCommand: Command {
 
     func run(_ context: Context) throws {
         let syncPassphrase = parsed.value("--join") != nil ? try SyncPassphrase.read(parsed, choosing: false) : nil
+        // The keyring is checked before anything is created, so a refusal leaves nothing behind.
+        if parsed.flag("--keyring"), case let status = Keyring.status(), status != .available {
+            throw CLIError(message: "The desktop keyring is \(status.name): \(status.reason ?? "")", hint: "Create the vault without --keyring; add it later with: credctl unlock-method set keyring",
+                           status: ExitStatus.unavailable)
+        }
         let key = try context.unlockKey(confirmNew: true)
         // Test suites set this to make Argon2id cheap; the parameters are stored with the vault,
         // and status flags them, so a vault made this way is recognisable.
@@ -41,6 +48,10 @@ struct InitCommand: Command {
         } else {
             vault = try Vault.create(at: context.vaultPath, key: key, kdf: kdf)
             Output.out("Created vault \(vault.directory.path) (device \(vault.deviceID)); it unlocks with \(Self.describe(key)).\n")
+        }
+        if parsed.flag("--keyring") {
+            try vault.enableKeyringUnlock(kdf: kdf)
+            Output.out("It also unlocks through the desktop keyring on this device.\n")
         }
         if case .keyFile = key {
             Output.out("Keep a copy of the key file somewhere safe: without it the vault cannot be opened.\n")

@@ -16,7 +16,7 @@ struct MigrateCommand: Command {
 
     func run(_ context: Context) throws {
         let vault = try context.openVault()
-        if !dryRun && !vault.isUnlocked { try vault.unlock(try context.unlockKey(confirmNew: false)) }
+        if !dryRun && !vault.isUnlocked { try context.unlock(vault) }
         let report = try vault.migrate(dryRun: dryRun)
         if context.json {
             Output.json(.object([

@@ -23,7 +23,7 @@ struct RemoteSetCommand: Command {
         let vault = try context.openVault()
         let passphrase = try SyncPassphrase.read(parsed, choosing: true)
         // Creating the remote publishes the vault key (wrapped), so it needs the vault unlocked.
-        try vault.unlock(try context.unlockKey(confirmNew: false))
+        try context.unlock(vault)
         let ownVault = vault.vaultID
         let created = try vault.setRemote(directory: path, syncPassphrase: passphrase, kdf: context.kdf, merge: parsed.flag("--merge"))
         if created {

@@ -27,7 +27,7 @@ struct SecretPinCommand: Command {
         let reference = try vault.reference(for: self.reference)
         let name = vault.describeSecret(reference.key)
         // Made syncable with a remote bound, it is sealed under the vault key at once.
-        if !deviceOnly && vault.hasRemote && !vault.isUnlocked { try vault.unlock(try context.unlockKey(confirmNew: false)) }
+        if !deviceOnly && vault.hasRemote && !vault.isUnlocked { try context.unlock(vault) }
         let item = try context.unlockingIfNeeded(vault) { try vault.pin(reference, deviceOnly: deviceOnly) }
         if deviceOnly {
             Output.out("The \(name) now stays on this device; other devices delete their copy when they sync.\n")
