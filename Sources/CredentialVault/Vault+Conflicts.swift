@@ -21,31 +21,37 @@ extension Vault {
                 throw VaultError(.notFound, "There is no conflict \(id) on this device.", hint: "List them with: credctl conflicts list")
             }
             let reference = try SecretReference(parsing: conflict.lost.reference)
+            // The record that names the secret must still exist; relinking it waits for the body.
+            let relink: () throws -> Void
             switch reference.field {
             case .hostPassword:
-                guard var host = try config.host(id: reference.owner) else {
+                guard let host = try config.host(id: reference.owner) else {
                     throw VaultError(.notFound, "The host this password belonged to was removed; nothing was restored.",
                                      hint: "Add the host again and set its password by hand, or leave the kept version to expire.")
                 }
-                try secrets.restoreConflict(id)
-                Failpoint.hit("restore-conflict.after-secret")
-                if host.passwordRef != reference {
-                    host.passwordRef = reference
-                    if host.authMethod == .agent { host.authMethod = .password }
-                    try config.save(host)
+                relink = {
+                    guard host.passwordRef != reference else { return }
+                    var linked = host
+                    linked.passwordRef = reference
+                    if linked.authMethod == .agent { linked.authMethod = .password }
+                    try self.config.save(linked)
                 }
             case .identityPrivateKey, .identityPassphrase:
-                guard var identity = try config.identity(id: reference.owner) else {
+                guard let identity = try config.identity(id: reference.owner) else {
                     throw VaultError(.notFound, "The identity this secret belonged to was removed; nothing was restored.",
                                      hint: "Add the identity again, or leave the kept version to expire.")
                 }
-                try secrets.restoreConflict(id)
-                Failpoint.hit("restore-conflict.after-secret")
-                if reference.field == .identityPassphrase, identity.passphraseRef != reference {
-                    identity.passphraseRef = reference
-                    try config.save(identity)
+                relink = {
+                    // A private key is always named by its identity; a passphrase may have been cleared.
+                    guard reference.field == .identityPassphrase, identity.passphraseRef != reference else { return }
+                    var linked = identity
+                    linked.passphraseRef = reference
+                    try self.config.save(linked)
                 }
             }
+            try secrets.restoreConflict(id)
+            Failpoint.hit("restore-conflict.after-secret")
+            try relink()
             try secrets.dropConflict(id)
             return reference
         }

@@ -38,9 +38,6 @@ extension Vault {
             throw VaultError(.locked, "The desktop keyring cannot be used: \(error.message)")
         }
         guard let secret else { throw VaultError(.locked, "The desktop keyring holds no key for this vault (it was removed or the keyring was reset).") }
-        try VaultError.wrapping {
-            try secrets.unlock(.keyring(secret))
-            if hasRemote { try secrets.migrateDeviceOnlyItems() }
-        }
+        try VaultError.wrapping { try unlock(with: .keyring(secret)) }
     }
 }

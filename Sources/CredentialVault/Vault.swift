@@ -74,9 +74,15 @@ public final class Vault: Sendable {
     /// item that could not be migrated is simply tried again next time).
     public func unlock(_ key: UnlockKey) throws(VaultError) {
         try VaultError.wrapping {
-            try secrets.unlock(try Self.keyProvider(for: key, creating: false))
-            if hasRemote { try secrets.migrateDeviceOnlyItems() }
+            try unlock(with: try Self.keyProvider(for: key, creating: false))
         }
+    }
+
+    /// Unlocks the secret track with `provider`; with a remote bound, every unlock also makes
+    /// device-only secrets syncable.
+    func unlock(with provider: KeyProvider) throws {
+        try secrets.unlock(provider)
+        if hasRemote { try secrets.migrateDeviceOnlyItems() }
     }
 
     /// Forgets the unwrapped keys.

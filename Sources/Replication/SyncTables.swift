@@ -86,8 +86,12 @@ public enum SyncTables {
     /// Keeps what could not be applied, with its reason and bytes.
     public static func quarantine(_ db: Connection, zone: String, _ rejected: RejectedEnvelope, device: String, sequence: UInt64) throws {
         let name = rejected.recordName ?? Batch.objectName(zone: zone, device: device, sequence: sequence)
-        try Journal.quarantine(db, zone: zone, recordName: name, reason: rejected.reason, bytes: rejected.bytes,
-                               at: RecordVersion(clock: HybridLogicalClock.wallMilliseconds() << HybridLogicalClock.counterBits, device: device))
+        try Journal.quarantine(db, zone: zone, recordName: name, reason: rejected.reason, bytes: rejected.bytes, at: receivedNow(from: device))
+    }
+
+    /// When something from `device` was put in quarantine: now, by this device's wall clock.
+    private static func receivedNow(from device: String) -> RecordVersion {
+        RecordVersion(clock: HybridLogicalClock.wallMilliseconds() << HybridLogicalClock.counterBits, device: device)
     }
 
     /// The shared part of `ZoneStore.acknowledge`: the sequence is used up, and each journal
@@ -138,7 +142,7 @@ public enum SyncTables {
     /// Counts a merge outcome, quarantining what did not apply.
     private static func record(_ outcome: MergeOutcome, of envelope: Envelope, in report: inout ApplyReport, _ db: Connection,
                                zone: String, device: String) throws {
-        let version = RecordVersion(clock: HybridLogicalClock.wallMilliseconds() << HybridLogicalClock.counterBits, device: device)
+        let version = receivedNow(from: device)
         switch outcome {
         case .applied: report.applied += 1
         case .ignored: report.ignored += 1

@@ -47,21 +47,23 @@ extension SecretStore {
     /// `authenticationFailed` when the stored ciphertext does not open under its own name.
     public func read(_ reference: String) throws -> SecretBytes {
         let (state, sealed) = try read("read the secret \(reference)") { db in try self.state(db, reference) }
+        let item = try Self.presentItem(state, reference)
+        let keys = try unlockedKeys()
+        do {
+            return try SealedBox.open(sealed ?? [], key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item))
+        } catch let error as SodiumError {
+            throw SecretError(.authenticationFailed, "The stored secret \(reference) failed authentication: \(error.message)",
+                              hint: "The secrets database was altered or damaged; restore it from a backup or set the secret again.")
+        }
+    }
+
+    /// The item of a present secret, or the error that says why there is none.
+    static func presentItem(_ state: SecretState, _ reference: String) throws -> SecretItem {
         switch state {
-        case .present(let item):
-            let keys = try unlockedKeys()
-            do {
-                return try SealedBox.open(sealed ?? [], key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item))
-            } catch let error as SodiumError {
-                throw SecretError(.authenticationFailed, "The stored secret \(reference) failed authentication: \(error.message)",
-                                  hint: "The secrets database was altered or damaged; restore it from a backup or set the secret again.")
-            }
-        case .deleted:
-            throw SecretError(.deleted, "The secret \(reference) was deleted.")
-        case .quarantined:
-            throw SecretError(.quarantined, "The secret \(reference) arrived but is quarantined.")
-        case .absent:
-            throw SecretError(.absent, "No secret \(reference) on this device.")
+        case .present(let item): return item
+        case .deleted: throw SecretError(.deleted, "The secret \(reference) was deleted.")
+        case .quarantined: throw SecretError(.quarantined, "The secret \(reference) arrived but is quarantined.")
+        case .absent: throw SecretError(.absent, "No secret \(reference) on this device.")
         }
     }
 

@@ -45,13 +45,4 @@ extension SecretStore {
             return SecretItem(reference: reference, availability: item.availability, pinned: false, incarnation: item.incarnation, version: item.version)
         }
     }
-
-    private static func presentItem(_ state: SecretState, _ reference: String) throws -> SecretItem {
-        switch state {
-        case .present(let item): return item
-        case .deleted: throw SecretError(.deleted, "The secret \(reference) was deleted.")
-        case .quarantined: throw SecretError(.quarantined, "The secret \(reference) arrived but is quarantined.")
-        case .absent: throw SecretError(.absent, "No secret \(reference) on this device.")
-        }
-    }
 }

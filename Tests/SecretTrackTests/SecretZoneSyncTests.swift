@@ -192,14 +192,19 @@ final class SecretZoneSyncTests: XCTestCase {
         XCTAssertLessThan(item.version.clock, future)
     }
 
-    func testAnEditThatLosesToADeletionIsKeptOnItsDeviceAndRestoresAsANewIncarnation() throws {
+    /// B edits the secret and, before sending it, receives A's deletion of it: B's edit loses.
+    private func loseAnUnsentEditOnBToADeletionOnA() throws {
         try a.put(try SecretBytes(utf8: "first"), for: reference, availability: .syncable)
         try sync(a)
         try sync(b)
-        try b.put(try SecretBytes(utf8: "edit on b"), for: reference)  // not sent yet
+        try b.put(try SecretBytes(utf8: "edit on b"), for: reference)
         try a.delete(reference)
         try sync(a)
         try sync(b)
+    }
+
+    func testAnEditThatLosesToADeletionIsKeptOnItsDeviceAndRestoresAsANewIncarnation() throws {
+        try loseAnUnsentEditOnBToADeletionOnA()
         assertCode(.deleted) { _ = try self.b.read(self.reference) }
         let kept = try b.conflicts()
         XCTAssertEqual(kept.count, 1)
@@ -239,13 +244,7 @@ final class SecretZoneSyncTests: XCTestCase {
     }
 
     func testKeptVersionsAreCollectedAfterTheRetentionPeriod() throws {
-        try a.put(try SecretBytes(utf8: "first"), for: reference, availability: .syncable)
-        try sync(a)
-        try sync(b)
-        try b.put(try SecretBytes(utf8: "edit on b"), for: reference)
-        try a.delete(reference)
-        try sync(a)
-        try sync(b)
+        try loseAnUnsentEditOnBToADeletionOnA()
         let kept = try XCTUnwrap(try b.conflicts().first)
         XCTAssertEqual(try b.collectExpiredConflicts(now: kept.expiresAt - 1), 0)
         XCTAssertEqual(try b.collectExpiredConflicts(now: kept.expiresAt + 1), 1)
