@@ -2,8 +2,9 @@
 SHELL := /bin/bash
 APT_PACKAGES := pkg-config libsodium-dev libsecret-1-dev libsqlite3-dev sqlite3 openssh-client
 # Only the tests use these: real shells for the completion scripts, groff to check the man page,
-# and a real gnome-keyring on a private session bus (dbus-daemon) with secret-tool beside it.
-TEST_PACKAGES := zsh fish groff-base gnome-keyring dbus-daemon libsecret-tools
+# a real gnome-keyring on a private session bus (dbus-daemon) with secret-tool beside it, and
+# dbus-test-tool (dbus-tests) for a Secret Service that never answers.
+TEST_PACKAGES := zsh fish groff-base gnome-keyring dbus-daemon dbus-tests libsecret-tools
 
 .PHONY: deps test-deps build demo test bench man clean
 

@@ -5,17 +5,34 @@ import XCTest
 /// gnome-keyring on it (headless: no display, no prompt). The bus has no service directories,
 /// so nothing is ever started by bus activation behind the test's back.
 final class HeadlessKeyring {
+    /// A fixture that did not come up fails the test: `make test` installs everything it needs.
+    struct FixtureFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
     let directory: String
     let address: String
     private let bus: Process
+    private var silentProvider: Process?
 
     /// The environment a client needs: this bus, and a home and data directory of its own.
     var environment: [String: String] {
         ["DBUS_SESSION_BUS_ADDRESS": address, "XDG_DATA_HOME": directory + "/data", "XDG_RUNTIME_DIR": directory + "/runtime", "HOME": directory]
     }
 
-    /// Starts the bus; with `provider`, also gnome-keyring with an unlocked `login` collection.
-    init(provider: Bool) throws {
+    /// What answers to the Secret Service name on the bus.
+    enum Provider {
+        /// Nothing: the name has no owner.
+        case none
+        /// gnome-keyring, with an unlocked `login` collection.
+        case gnomeKeyring
+        /// A process that owns the name and never answers a call (`dbus-test-tool black-hole`).
+        case silent
+    }
+
+    /// Starts the bus and the provider.
+    init(provider: Provider) throws {
         var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("keyring-XXXXXX").utf8CString)
         directory = String(cString: try XCTUnwrap(mkdtemp(&template)))
         for sub in ["/data", "/runtime"] { try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
@@ -41,14 +58,20 @@ final class HeadlessKeyring {
         }
         guard let first = String(decoding: line, as: UTF8.self).split(separator: "\n").first, first.hasPrefix("unix:") else {
             bus.terminate()
-            throw XCTSkip("dbus-daemon did not start")
+            throw FixtureFailure("dbus-daemon did not start")
         }
         address = String(first)
         self.bus = bus
-        if provider { try startKeyring() }
+        switch provider {
+        case .none: break
+        case .gnomeKeyring: try startKeyring()
+        case .silent: silentProvider = try startSilentProvider()
+        }
     }
 
     deinit {
+        silentProvider?.terminate()
+        silentProvider?.waitUntilExit()
         bus.terminate()
         bus.waitUntilExit()
         // gnome-keyring-daemon leaves with its bus; its files go with the directory.
@@ -59,7 +82,7 @@ final class HeadlessKeyring {
         // posix_spawn and waitpid: the daemon forks and its parent exits at once, which
         // Foundation's Process does not always notice.
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw XCTSkip("pipe failed") }
+        guard pipe(&fds) == 0 else { throw FixtureFailure("pipe failed") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -72,7 +95,7 @@ final class HeadlessKeyring {
         let variables: [UnsafeMutablePointer<CChar>?] = environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (arguments + variables).forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, "/usr/bin/gnome-keyring-daemon", &actions, nil, arguments, variables) == 0 else { throw XCTSkip("gnome-keyring-daemon did not start") }
+        guard posix_spawn(&pid, "/usr/bin/gnome-keyring-daemon", &actions, nil, arguments, variables) == 0 else { throw FixtureFailure("gnome-keyring-daemon did not start") }
         close(fds[0])
         let password = Array("headless test keyring".utf8)
         _ = password.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
@@ -85,7 +108,25 @@ final class HeadlessKeyring {
                alias.contains("/org/freedesktop/secrets/collection/login") { return }
             usleep(25_000)
         }
-        throw XCTSkip("gnome-keyring-daemon did not come up on the private bus")
+        throw FixtureFailure("gnome-keyring-daemon did not come up on the private bus")
+    }
+
+    private func startSilentProvider() throws -> Process {
+        let hole = Process()
+        hole.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-test-tool")
+        hole.arguments = ["black-hole", "--session", "--name=org.freedesktop.secrets"]
+        hole.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+        hole.standardOutput = FileHandle.nullDevice
+        hole.standardError = FileHandle.nullDevice
+        try hole.run()
+        // Ready once the name has an owner (the bus itself answers this).
+        for _ in 0..<200 {
+            if let owner = try? send("/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", ["string:org.freedesktop.secrets"], destination: "org.freedesktop.DBus"),
+               owner.contains("boolean true") { return hole }
+            usleep(25_000)
+        }
+        hole.terminate()
+        throw FixtureFailure("dbus-test-tool black-hole did not take the Secret Service name")
     }
 
     /// Locks the login collection (gnome-keyring locks without a prompt).

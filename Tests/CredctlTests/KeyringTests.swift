@@ -11,7 +11,7 @@ final class KeyringTests: CredctlTestCase {
 
     private static func sharedKeyring() throws -> HeadlessKeyring {
         if let shared { return shared }
-        let keyring = try HeadlessKeyring(provider: true)
+        let keyring = try HeadlessKeyring(provider: .gnomeKeyring)
         setenv("DBUS_SESSION_BUS_ADDRESS", keyring.address, 1)
         shared = keyring
         // Its bus and daemon stop when the test process ends.
@@ -63,19 +63,19 @@ final class KeyringTests: CredctlTestCase {
     }
 
     func testStatusReportsAnAvailableKeyring() throws {
-        let daemon = try HeadlessKeyring(provider: true)
+        let daemon = try HeadlessKeyring(provider: .gnomeKeyring)
         XCTAssertEqual(try keyringStatus(daemon.environment).state, "available")
     }
 
     func testStatusReportsALockedCollection() throws {
-        let daemon = try HeadlessKeyring(provider: true)
+        let daemon = try HeadlessKeyring(provider: .gnomeKeyring)
         try daemon.lockLogin()
         let status = try keyringStatus(daemon.environment)
         XCTAssertEqual(status.state, "locked", status.reason)
     }
 
     func testNoBusNoProviderAndADeadBusAreUnavailableWithTheReasonAtOnce() throws {
-        let noProvider = try HeadlessKeyring(provider: false)
+        let noProvider = try HeadlessKeyring(provider: .none)
         let cases: [([String: String], String)] = [
             ([:], "no session bus"),
             (["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"], "no session bus"),

@@ -14,7 +14,7 @@ final class KeyringUnlockTests: CredctlTestCase {
     }
 
     func testAVaultUnlocksFromTheKeyringAndFallsBackToItsKeyFile() throws {
-        let daemon = try HeadlessKeyring(provider: true)
+        let daemon = try HeadlessKeyring(provider: .gnomeKeyring)
         var setup = credctl!
         setup.environment.merge(daemon.environment) { $1 }
         assertStatus(try setup.run("init"), 0)
@@ -50,7 +50,7 @@ final class KeyringUnlockTests: CredctlTestCase {
     }
 
     func testInitWithTheKeyringRefusesWhenThereIsNoneAndCreatesNothing() throws {
-        let noProvider = try HeadlessKeyring(provider: false)
+        let noProvider = try HeadlessKeyring(provider: .none)
         var runner = credctl!
         runner.environment.merge(noProvider.environment) { $1 }
         runner.environment["CREDCTL_KEYRING_TIMEOUT_MS"] = "1000"
@@ -59,11 +59,56 @@ final class KeyringUnlockTests: CredctlTestCase {
         XCTAssertTrue(refused.stderr.contains("nothing provides the Secret Service"), refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: vaultPath))
 
-        let daemon = try HeadlessKeyring(provider: true)
+        let daemon = try HeadlessKeyring(provider: .gnomeKeyring)
         var desktop = credctl!
         desktop.environment.merge(daemon.environment) { $1 }
         assertStatus(try desktop.run("init", "--keyring"), 0)
         assertStatus(try desktop.run(["host", "add", "db", "--hostname", "db.example", "--password-stdin"], input: Array("pw".utf8)), 0)
         XCTAssertEqual(try withoutKey(daemon.environment).run("read", "cred://host/db/password").output, "pw")
+    }
+
+    func testAProviderThatNeverAnswersIsCutOffAndTheVaultKeepsItsKeyFile() throws {
+        let daemon = try HeadlessKeyring(provider: .gnomeKeyring)
+        var setup = credctl!
+        setup.environment.merge(daemon.environment) { $1 }
+        assertStatus(try setup.run("init"), 0)
+        assertStatus(try setup.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("still-here".utf8)), 0)
+        assertStatus(try setup.run("unlock-method", "set", "keyring"), 0)
+
+        // The Secret Service name is owned by a process that takes every call and never answers.
+        let silent = try HeadlessKeyring(provider: .silent)
+        func timed(_ runner: CredctlRunner, _ arguments: String...) throws -> (CredctlRunner.Result, TimeInterval) {
+            let start = Date()
+            let result = try runner.run(arguments)
+            return (result, Date().timeIntervalSince(start))
+        }
+        let (status, statusSeconds) = try timed(withoutKey(silent.environment), "status", "--json")
+        assertStatus(status, 0)
+        let keyring = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(status.stdout)) as? [String: Any])?["keyring"] as? [String: Any])
+        XCTAssertEqual(keyring["state"] as? String, "unavailable")
+        XCTAssertTrue((keyring["reason"] as? String ?? "").contains("did not answer within 1000 ms"), "\(keyring)")
+        XCTAssertLessThan(statusSeconds, 5, "bounded by CREDCTL_KEYRING_TIMEOUT_MS")
+
+        // No other method given: locked, saying the keyring did not answer, in bounded time.
+        let (noKey, noKeySeconds) = try timed(withoutKey(silent.environment), "read", "cred://host/web/password")
+        assertStatus(noKey, 77)
+        XCTAssertTrue(noKey.stderr.contains("did not answer"), noKey.stderr)
+        XCTAssertLessThan(noKeySeconds, 5)
+
+        // With its key file the vault works, and never waits on the keyring.
+        var withKey = withoutKey(silent.environment)
+        withKey.environment["CREDCTL_KEY_FILE"] = keyFile
+        let (read, readSeconds) = try timed(withKey, "read", "cred://host/web/password")
+        assertStatus(read, 0)
+        XCTAssertEqual(read.output, "still-here")
+        XCTAssertLessThan(readSeconds, 1)
+
+        // Adding the keyring as a method is refused in bounded time and changes nothing.
+        let (refused, refusedSeconds) = try timed(withKey, "unlock-method", "set", "keyring")
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("did not answer"), refused.stderr)
+        XCTAssertLessThan(refusedSeconds, 5)
+        XCTAssertEqual(try withoutKey(daemon.environment).run("read", "cred://host/web/password").output, "still-here",
+                       "the keyring slot made earlier still opens the vault")
     }
 }
