@@ -3,6 +3,7 @@
 @_exported import ConfigTrack
 @_exported import struct Replication.RecordVersion
 @_exported import enum SecretTrack.Availability
+@_exported import enum SecretTrack.SecretBackend
 @_exported import struct SecretTrack.SecretConflict
 @_exported import struct SecretTrack.SecretItem
 @_exported import class Sodium.SecretBytes

@@ -69,7 +69,7 @@ extension Vault {
     /// Creates a new vault on this device that joins the vault at `remotePath`: it adopts the
     /// remote's vault id and vault key (unwrapped with the sync passphrase) and binds to it.
     public static func join(at path: String, remoteDirectory remotePath: String, syncPassphrase: SecretBytes, key: UnlockKey,
-                            kdf: KDFParameters = .recommended()) throws(VaultError) -> Vault {
+                            kdf: KDFParameters = .recommended(), backend: SecretBackend = .sqlite) throws(VaultError) -> Vault {
         let directory = VaultDirectory(path: path)
         return try VaultError.wrapping {
             let location = VaultDirectory(path: remotePath).path
@@ -80,7 +80,7 @@ extension Vault {
             }
             let keys = try openRemoteKeys(bytes, syncPassphrase: syncPassphrase)
             try directory.prepare()
-            let vault = try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf, adopting: keys) }
+            let vault = try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf, backend: backend, adopting: keys) }
             try RemoteBinding(kind: "directory", location: location, vaultID: keys.vaultID, transportKey: keys.transportKey.withUnsafeBytes { Base64.encode($0) },
                               keysDigest: RemoteBinding.digest(bytes)).save(in: directory)
             return vault

@@ -88,7 +88,8 @@ extension Vault {
             case .quarantined:
                 throw VaultError(.quarantined, "The credential \(reference) of '\(owner)' arrived but was quarantined (it failed validation).",
                                  hint: "Check credctl status; the device that wrote it may run a newer version.")
-            case .locked:
+            case .locked where !secrets.isUnlocked:
+                // (Unlocked, `locked` is about the desktop keyring holding the bodies; its own message says so.)
                 throw VaultError(.locked, "The vault is locked; unlock it to use the credentials of '\(owner)'.",
                                  hint: "Give --passphrase-file or --key-file, or run from a terminal to be asked.")
             default:

@@ -22,17 +22,20 @@ public final class Vault: Sendable {
     }
 
     /// Creates a new vault in `path` (made 0700 if needed) that unlocks with `key`, and returns
-    /// it unlocked. Refuses a directory that already holds a vault or part of one.
-    public static func create(at path: String, key: UnlockKey, kdf: KDFParameters = .recommended()) throws(VaultError) -> Vault {
+    /// it unlocked. Refuses a directory that already holds a vault or part of one. `backend`
+    /// says where its secrets' sealed bodies are kept.
+    public static func create(at path: String, key: UnlockKey, kdf: KDFParameters = .recommended(),
+                              backend: SecretBackend = .sqlite) throws(VaultError) -> Vault {
         let directory = VaultDirectory(path: path)
         return try VaultError.wrapping {
             try directory.prepare()
-            return try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf, adopting: nil) }
+            return try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf, backend: backend, adopting: nil) }
         }
     }
 
     /// Creates the vault files; `adopting` gives the vault id and vault key of a remote to join.
-    static func createLocked(_ directory: VaultDirectory, key: UnlockKey, kdf: KDFParameters, adopting remote: RemoteVaultKeys?) throws -> Vault {
+    static func createLocked(_ directory: VaultDirectory, key: UnlockKey, kdf: KDFParameters, backend: SecretBackend,
+                             adopting remote: RemoteVaultKeys?) throws -> Vault {
         try discardInterruptedCreation(in: directory)
         for file in [directory.configPath, directory.secretsPath] where VaultDirectory.exists(file) {
             throw VaultError(.alreadyExists, "\(directory.path) already holds a vault (\(file) exists).",
@@ -43,7 +46,7 @@ public final class Vault: Sendable {
         let vaultID = remote?.vaultID ?? CanonicalUUID.text(UUID())
         // Secrets first: a config database alone would look like a vault with no keys.
         let secrets = try SecretStore.create(at: directory.secretsPath, storeID: vaultID, deviceID: deviceID, provider: provider, kdf: kdf,
-                                             vaultKey: remote?.vaultKey)
+                                             vaultKey: remote?.vaultKey, backend: backend, externalBodies: KeyringBodyStore())
         Failpoint.hit("init.after-secrets")
         let config = try ConfigStore.create(at: directory.configPath, deviceID: deviceID)
         return Vault(directory: directory, config: config, secrets: secrets)
@@ -65,7 +68,8 @@ public final class Vault: Sendable {
             throw VaultError(.noVault, "There is no vault in \(path).", hint: "Create one with: credctl init --vault \(path)")
         }
         return try VaultError.wrapping {
-            Vault(directory: directory, config: try ConfigStore.open(at: directory.configPath), secrets: try SecretStore.open(at: directory.secretsPath))
+            Vault(directory: directory, config: try ConfigStore.open(at: directory.configPath),
+                  secrets: try SecretStore.open(at: directory.secretsPath, externalBodies: KeyringBodyStore()))
         }
     }
 
@@ -79,11 +83,17 @@ public final class Vault: Sendable {
     }
 
     /// Unlocks the secret track with `provider`; with a remote bound, every unlock also makes
-    /// device-only secrets syncable.
+    /// device-only secrets syncable. With the keyring backend, every unlock also removes from the
+    /// keyring the bodies no record names (leftovers, and deleted ones that reappeared) — best
+    /// effort, as none of them is ever read.
     func unlock(with provider: KeyProvider) throws {
         try secrets.unlock(provider)
         if hasRemote { try secrets.migrateDeviceOnlyItems() }
+        _ = try? secrets.sweepExternalBodies()
     }
+
+    /// Where this vault keeps its secrets' sealed bodies.
+    public var secretBackend: SecretBackend { secrets.backend }
 
     /// Forgets the unwrapped keys.
     public func lock() { secrets.lock() }

@@ -43,6 +43,8 @@ public struct VaultStatus: Sendable {
     public let unlockMethods: [String]
     /// The Argon2id parameters of the passphrase slot, when the vault has one.
     public let passphraseKDF: KDFParameters?
+    /// Where the sealed bodies are kept.
+    public let secretBackend: SecretBackend
     public let hosts: Int
     public let groups: Int
     public let identities: Int
@@ -74,6 +76,7 @@ extension Vault {
             return VaultStatus(
                 path: directory.path, vaultID: vaultID, deviceID: deviceID, unlocked: isUnlocked,
                 unlockMethods: try secrets.providers().map(\.rawValue), passphraseKDF: try secrets.passphraseParameters(),
+                secretBackend: secrets.backend,
                 hosts: configCounts.hosts, groups: configCounts.groups, identities: configCounts.identities, forwards: configCounts.forwards,
                 deviceOnlySecrets: secretCounts.deviceOnly, syncableSecrets: secretCounts.syncable, deletionMarkers: secretCounts.deletionMarkers,
                 awaitingMigration: binding == nil ? 0 : secretCounts.awaitingMigration,

@@ -105,14 +105,14 @@ public struct Keyring: Sendable {
     }
 
     /// A `GHashTable` of attribute name → value, owning `g_strdup`'d copies.
-    private static func table(_ values: [String: String]) -> OpaquePointer {
+    static func table(_ values: [String: String]) -> OpaquePointer {
         let table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)!
         for (name, value) in values { g_hash_table_insert(table, g_strdup(name), g_strdup(value)) }
         return table
     }
 
     /// The schema: every attribute a string (`SECRET_SCHEMA_ATTRIBUTE_STRING` is 0, a NULL value).
-    private static func definition(_ name: String, _ attributes: [String]) -> UnsafeMutablePointer<SecretSchema> {
+    static func definition(_ name: String, _ attributes: [String]) -> UnsafeMutablePointer<SecretSchema> {
         let table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)!
         defer { g_hash_table_unref(table) }
         for attribute in attributes { g_hash_table_insert(table, g_strdup(attribute), nil) }

@@ -37,5 +37,6 @@ enum SecretSchema {
         SecretStore.migrationCopiesMigration,
         SecretStore.localMarkersMigration,
         SecretStore.orphanSightingsMigration,
+        SecretStore.externalBodiesMigration,
     ])
 }

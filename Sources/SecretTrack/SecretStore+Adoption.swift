@@ -22,12 +22,14 @@ extension SecretStore {
         let resealed = try write("adopt the vault \(newVaultID)") { db -> Int in
             let items = try db.query(Self.selectItem + " WHERE availability = 'syncable'") { (Self.item($0), $0.blob(6) ?? []) }
             var count = 0
-            for (item, sealed) in items {
-                guard let body = try? SealedBox.open(sealed, key: keys.vaultKey, purpose: Self.bodyPurpose, context: Self.context(item)) else { continue }
+            for (item, column) in items {
+                guard let sealed = try sealedBody(column, of: item),
+                      let body = try? SealedBox.open(sealed, key: keys.vaultKey, purpose: Self.bodyPurpose, context: Self.context(item)) else { continue }
                 let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
                 let moved = SecretItem(reference: item.reference, availability: .syncable, pinned: item.pinned, incarnation: item.incarnation, version: version)
                 try db.run("UPDATE secret_items SET version_clock = ?, version_device = ?, sealed_body = ? WHERE reference = ?",
-                           [version.clock, version.device, try SealedBox.seal(body, key: newKey, purpose: Self.bodyPurpose, context: Self.context(moved)),
+                           [version.clock, version.device,
+                            try placeBody(try SealedBox.seal(body, key: newKey, purpose: Self.bodyPurpose, context: Self.context(moved)), of: moved),
                             item.reference])
                 try Journal.record(db, JournalEntry(recordName: item.reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
                 count += 1

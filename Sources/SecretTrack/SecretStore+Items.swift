@@ -33,7 +33,7 @@ extension SecretStore {
             try db.run("""
                 INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, [reference, item.availability.rawValue, item.pinned, item.incarnation, version.clock, version.device, sealed])
+                """, [reference, item.availability.rawValue, item.pinned, item.incarnation, version.clock, version.device, try placeBody(sealed, of: item)])
             if item.availability == .syncable {
                 try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
             }
@@ -46,11 +46,15 @@ extension SecretStore {
     /// Throws `absent` (not arrived), `deleted`, `quarantined`, `locked`, or
     /// `authenticationFailed` when the stored ciphertext does not open under its own name.
     public func read(_ reference: String) throws -> SecretBytes {
-        let (state, sealed) = try read("read the secret \(reference)") { db in try self.state(db, reference) }
+        let (state, column) = try read("read the secret \(reference)") { db in try self.state(db, reference) }
         let item = try Self.presentItem(state, reference)
         let keys = try unlockedKeys()
+        guard let sealed = try sealedBody(column ?? [], of: item) else {
+            throw SecretError(.authenticationFailed, "The desktop keyring no longer holds the secret \(reference) as this vault stored it.",
+                              hint: "It was removed or changed there (or the keyring was reset); set the secret again.")
+        }
         do {
-            return try SealedBox.open(sealed ?? [], key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item))
+            return try SealedBox.open(sealed, key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item))
         } catch let error as SodiumError {
             throw SecretError(.authenticationFailed, "The stored secret \(reference) failed authentication: \(error.message)",
                               hint: "The secrets database was altered or damaged; restore it from a backup or set the secret again.")
@@ -142,7 +146,8 @@ extension SecretStore {
                    pinned: row.bool(2), incarnation: row.int64(3), version: RecordVersion(clock: row.uint64(4), device: row.text(5) ?? ""))
     }
 
-    /// The state plus, when present, the sealed body.
+    /// The state plus, when present, the `sealed_body` column (the body, or a placeholder for
+    /// one kept outside: see `sealedBody`).
     func state(_ db: Connection, _ reference: String) throws -> (state: SecretState, sealed: [UInt8]?) {
         if let (item, sealed) = try db.queryFirst(Self.selectItem + " WHERE reference = ?", [reference], { (Self.item($0), $0.blob(6)) }) {
             return (.present(item), sealed)

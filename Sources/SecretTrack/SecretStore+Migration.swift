@@ -26,7 +26,8 @@ extension SecretStore {
         var migrated: [String] = []
         for reference in references {
             let done = try write("migrate \(reference)") { db -> Bool in
-                guard case (.present(let item), let sealed?) = try state(db, reference), item.availability == .deviceOnly, !item.pinned else { return false }
+                guard case (.present(let item), let column?) = try state(db, reference), item.availability == .deviceOnly, !item.pinned,
+                      let sealed = try sealedBody(column, of: item) else { return false }
                 let body: SecretBytes
                 do {
                     body = try SealedBox.open(sealed, key: keys.deviceKey, purpose: Self.bodyPurpose, context: Self.context(item))
@@ -45,7 +46,7 @@ extension SecretStore {
                     VALUES (?, ?, ?, ?, ?, NULL)
                     """, [reference, item.incarnation, item.version.clock, item.version.device, sealed])
                 try db.run("UPDATE secret_items SET availability = 'syncable', version_clock = ?, version_device = ?, sealed_body = ? WHERE reference = ?",
-                           [version.clock, version.device, resealed, reference])
+                           [version.clock, version.device, try placeBody(resealed, of: syncable), reference])
                 try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
                 return true
             }
@@ -73,8 +74,8 @@ extension SecretStore {
     /// `version` (what the remote was read back to hold). Returns whether it was dropped.
     func dropMigrationCopy(_ reference: String, verifiedBody payload: [UInt8], version: RecordVersion) throws -> Bool {
         try write("drop the device-only copy of \(reference)") { db in
-            guard case (.present(let item), let sealed?) = try state(db, reference), item.availability == .syncable,
-                  item.version == version, sealed == payload else { return false }
+            guard case (.present(let item), let column?) = try state(db, reference), item.availability == .syncable,
+                  item.version == version, try sealedBody(column, of: item) == payload else { return false }
             try db.run("DELETE FROM migration_copies WHERE reference = ?", [reference])
             return db.changes > 0
         }

@@ -12,13 +12,16 @@ extension SecretStore {
     public func pinDeviceOnly(_ reference: String) throws -> SecretItem {
         let keys = try unlockedKeys()
         return try write("pin \(reference) to this device") { db in
-            let (current, sealed) = try state(db, reference)
+            let (current, column) = try state(db, reference)
             let item = try Self.presentItem(current, reference)
             guard item.availability == .syncable else {
                 try db.run("UPDATE secret_items SET pinned = 1 WHERE reference = ?", [reference])
                 return SecretItem(reference: reference, availability: .deviceOnly, pinned: true, incarnation: item.incarnation, version: item.version)
             }
-            let body = try SealedBox.open(sealed ?? [], key: keys.vaultKey, purpose: Self.bodyPurpose, context: Self.context(item))
+            guard let sealed = try sealedBody(column ?? [], of: item) else {
+                throw SecretError(.authenticationFailed, "The desktop keyring no longer holds the secret \(reference) as this vault stored it.")
+            }
+            let body = try SealedBox.open(sealed, key: keys.vaultKey, purpose: Self.bodyPurpose, context: Self.context(item))
             let deletion = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
             try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device) VALUES (?, ?, ?, ?)",
                        [reference, item.incarnation, deletion.clock, deletion.device])
@@ -29,7 +32,7 @@ extension SecretStore {
                 INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
                 VALUES (?, 'deviceOnly', 1, ?, ?, ?, ?)
                 """, [reference, pinned.incarnation, version.clock, version.device,
-                      try SealedBox.seal(body, key: keys.deviceKey, purpose: Self.bodyPurpose, context: Self.context(pinned))])
+                      try placeBody(try SealedBox.seal(body, key: keys.deviceKey, purpose: Self.bodyPurpose, context: Self.context(pinned)), of: pinned)])
             try db.run("DELETE FROM migration_copies WHERE reference = ?", [reference])
             return pinned
         }

@@ -17,14 +17,20 @@ public final class SecretStore: Sendable {
     let vaultIdentity: Mutex<String>
     /// This device; it signs every local version.
     public let deviceID: String
+    /// Where new bodies go; fixed when the store is created.
+    public let backend: SecretBackend
+    /// Where bodies go with the `keyring` backend (nil: this program was not given one).
+    let externalBodies: (any ExternalBodyStore)?
     let keys = Mutex<VaultKeys?>(nil)
     /// Milliseconds added to the wall clock when stamping versions (tests only; always 0 in use).
     let clockSkew = Mutex<Int64>(0)
 
     /// Creates the store with a fresh device key and the given vault key (a joining device adopts
-    /// the remote's) or a fresh one, wrapped for `provider`; returns it unlocked.
+    /// the remote's) or a fresh one, wrapped for `provider`; returns it unlocked. With the
+    /// `keyring` backend, bodies go to `externalBodies`.
     public static func create(at path: String, storeID: String, deviceID: String, provider: KeyProvider, kdf: KDFParameters,
-                              vaultKey: SecretBytes? = nil) throws -> SecretStore {
+                              vaultKey: SecretBytes? = nil, backend: SecretBackend = .sqlite,
+                              externalBodies: (any ExternalBodyStore)? = nil) throws -> SecretStore {
         let queue = try storage("create the secrets database") { try DatabaseQueue(path: path, migrator: SecretSchema.migrator) }
         let generated = try VaultKeys.generate()
         let keys = VaultKeys(deviceKey: generated.deviceKey, vaultKey: vaultKey ?? generated.vaultKey)
@@ -34,22 +40,25 @@ public final class SecretStore: Sendable {
                 guard try db.queryFirst("SELECT count(*) FROM secret_meta", [], { $0.int(0) }) == 0 else {
                     throw SecretError(.storage, "A secrets database already exists at \(path).")
                 }
-                try db.run("INSERT INTO secret_meta (key, value) VALUES ('store_id', ?), ('device_id', ?)", [storeID, deviceID])
+                try db.run("INSERT INTO secret_meta (key, value) VALUES ('store_id', ?), ('device_id', ?), ('backend', ?)",
+                           [storeID, deviceID, backend.rawValue])
                 try Self.insert(slot, db)
             }
         }
-        let store = try SecretStore(queue: queue)
+        let store = try SecretStore(queue: queue, externalBodies: externalBodies)
         store.keys.withLock { $0 = keys }
         return store
     }
 
-    /// Opens an existing store, locked.
-    public static func open(at path: String) throws -> SecretStore {
-        try SecretStore(queue: storage("open the secrets database") { try DatabaseQueue(path: path, migrator: SecretSchema.migrator) })
+    /// Opens an existing store, locked; a store with the `keyring` backend needs `externalBodies`.
+    public static func open(at path: String, externalBodies: (any ExternalBodyStore)? = nil) throws -> SecretStore {
+        try SecretStore(queue: storage("open the secrets database") { try DatabaseQueue(path: path, migrator: SecretSchema.migrator) },
+                        externalBodies: externalBodies)
     }
 
-    private init(queue: DatabaseQueue) throws {
+    private init(queue: DatabaseQueue, externalBodies: (any ExternalBodyStore)?) throws {
         self.queue = queue
+        self.externalBodies = externalBodies
         let meta = try Self.storage("read the store identity") {
             try queue.read { db in
                 try db.query("SELECT key, value FROM secret_meta") { ($0.text(0) ?? "", $0.text(1) ?? "") }
@@ -62,6 +71,11 @@ public final class SecretStore: Sendable {
         storeID = store
         deviceID = device
         vaultIdentity = Mutex(values["vault_id"] ?? store)
+        guard let backend = SecretBackend(rawValue: values["backend"] ?? SecretBackend.sqlite.rawValue) else {
+            throw SecretError(.storage, "The secrets database at \(queue.path) keeps its secrets in '\(values["backend"] ?? "")', which this build does not know.",
+                              hint: "Use a newer credctl.")
+        }
+        self.backend = backend
     }
 
     // MARK: - Locking
@@ -128,8 +142,12 @@ public final class SecretStore: Sendable {
         try Self.storage(action()) { try queue.read(body) }
     }
 
+    /// With the `keyring` backend, also removes outside what the committed transaction
+    /// replaced or removed.
     func write<T>(_ action: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
-        try Self.storage(action()) { try queue.write(body) }
+        let result = try Self.storage(action()) { try queue.write(body) }
+        removeDiscardedBodies()
+        return result
     }
 
     /// `action` is only evaluated when something fails (it names the work in the message).

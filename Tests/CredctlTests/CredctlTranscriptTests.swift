@@ -73,6 +73,7 @@ final class CredctlTranscriptTests: CredctlTestCase {
             Vault id:    <id>
             Device id:   <id>
             Lock state:  locked (unlocks with keyfile)
+            Secrets in:  secrets.sqlite
             Hosts:       0    Groups: 0    Identities: 0    Forwards: 0
             Secrets:     0 device-only, 0 syncable, 1 deletion markers
             Keyring:     unavailable (No desktop keyring: there is no session bus (Cannot autolaunch D-Bus without X11 $DISPLAY).)

@@ -21,6 +21,20 @@ final class HeadlessKeyring {
         ["DBUS_SESSION_BUS_ADDRESS": address, "XDG_DATA_HOME": directory + "/data", "XDG_RUNTIME_DIR": directory + "/runtime", "HOME": directory]
     }
 
+    /// One keyring for the in-process calls: GLib keeps one session-bus connection per process,
+    /// so this process's `DBUS_SESSION_BUS_ADDRESS` is set to it, once.
+    nonisolated(unsafe) private static var sharedKeyring: HeadlessKeyring?
+
+    static func shared() throws -> HeadlessKeyring {
+        if let sharedKeyring { return sharedKeyring }
+        let keyring = try HeadlessKeyring(provider: .gnomeKeyring)
+        setenv("DBUS_SESSION_BUS_ADDRESS", keyring.address, 1)
+        sharedKeyring = keyring
+        // Its bus and daemon stop when the test process ends.
+        atexit { HeadlessKeyring.sharedKeyring = nil }
+        return keyring
+    }
+
     /// What answers to the Secret Service name on the bus.
     enum Provider {
         /// Nothing: the name has no owner.

@@ -6,23 +6,10 @@ import XCTest
 /// The desktop keyring through libsecret, against a real gnome-keyring-daemon on a private
 /// session bus that the test starts itself — and every way of having no usable keyring.
 final class KeyringTests: CredctlTestCase {
-    /// One keyring for the in-process calls: GLib keeps one session-bus connection per process.
-    nonisolated(unsafe) private static var shared: HeadlessKeyring?
-
-    private static func sharedKeyring() throws -> HeadlessKeyring {
-        if let shared { return shared }
-        let keyring = try HeadlessKeyring(provider: .gnomeKeyring)
-        setenv("DBUS_SESSION_BUS_ADDRESS", keyring.address, 1)
-        shared = keyring
-        // Its bus and daemon stop when the test process ends.
-        atexit { KeyringTests.shared = nil }
-        return keyring
-    }
-
     private let keyring = Keyring(schema: "org.credvault.Test", attributes: ["vault", "device"])
 
     func testStoreLookupReplaceAndClearAgainstGnomeKeyring() throws {
-        let daemon = try Self.sharedKeyring()
+        let daemon = try HeadlessKeyring.shared()
         let values = ["vault": "v-\(UUID().uuidString)", "device": "d1"]
         XCTAssertEqual(Keyring.status(), .available)
         XCTAssertNil(try keyring.lookup(values))

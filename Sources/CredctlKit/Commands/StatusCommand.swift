@@ -25,6 +25,7 @@ struct StatusCommand: Command {
                     .object([("algorithm", .string(kdf.algorithm)), ("ops_limit", .int(Int(kdf.opsLimit))),
                              ("mem_limit", .int(Int(kdf.memLimit))), ("weak", .bool(kdf.isWeak))])
                 } ?? .null),
+                ("secret_backend", .string(status.secretBackend.rawValue)),
                 ("counts", .object([("hosts", .int(status.hosts)), ("groups", .int(status.groups)), ("identities", .int(status.identities)),
                                     ("forwards", .int(status.forwards)), ("device_only_secrets", .int(status.deviceOnlySecrets)),
                                     ("syncable_secrets", .int(status.syncableSecrets)), ("deletion_markers", .int(status.deletionMarkers)),
@@ -51,6 +52,7 @@ struct StatusCommand: Command {
         if let kdf = status.passphraseKDF {
             lines.append("Passphrase:  Argon2id, \(kdf.opsLimit) passes over \(kdf.memLimit >> 10) KiB" + (kdf.isWeak ? " (WEAK: test-suite parameters)" : ""))
         }
+        lines.append("Secrets in:  " + (status.secretBackend == .keyring ? "the desktop keyring (sealed; metadata in secrets.sqlite)" : "secrets.sqlite"))
         lines += [
             "Hosts:       \(status.hosts)    Groups: \(status.groups)    Identities: \(status.identities)    Forwards: \(status.forwards)",
             "Secrets:     \(status.deviceOnlySecrets) device-only, \(status.syncableSecrets) syncable, \(status.deletionMarkers) deletion markers"

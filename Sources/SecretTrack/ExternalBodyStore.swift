@@ -1,0 +1,13 @@
+/// Where a store with the `keyring` backend keeps its sealed bodies (the vault supplies the
+/// desktop keyring). It only ever holds sealed bytes. Failures are thrown as `SecretError`:
+/// `locked` when the place cannot be used now (no keyring, a locked one, no answer).
+public protocol ExternalBodyStore: Sendable {
+    /// Stores `sealed` under `key`, replacing what was there.
+    func store(_ sealed: [UInt8], for key: BodyKey) throws
+    /// The bytes stored under `key`, or nil when there are none.
+    func load(_ key: BodyKey) throws -> [UInt8]?
+    /// Removes what is stored under `key`, if anything.
+    func remove(_ key: BodyKey) throws
+    /// The keys of everything stored for `store`.
+    func keys(store: String) throws -> [BodyKey]
+}
