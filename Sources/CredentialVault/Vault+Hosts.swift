@@ -5,6 +5,11 @@ extension Vault {
     /// Adds a host. With a password, the body is stored first and the host then references it.
     @discardableResult
     public func addHost(_ host: Host, password: SecretBytes? = nil) throws(VaultError) -> Host {
+        try addHost(host, password: password, availability: newSecretAvailability)
+    }
+
+    /// `addHost` with the password's availability chosen by the caller.
+    func addHost(_ host: Host, password: SecretBytes?, availability: Availability) throws(VaultError) -> Host {
         try VaultError.wrapping {
             var host = host
             host.passwordRef = nil
@@ -15,7 +20,7 @@ extension Vault {
             // Check everything the config will check before any secret is written.
             try config.validate(host)
             if let password, let reference = host.passwordRef {
-                try secrets.put(password, for: reference.key, availability: newSecretAvailability)
+                try secrets.put(password, for: reference.key, availability: availability)
                 Failpoint.hit("add-host.after-secret")
             }
             return try config.save(host)
@@ -31,6 +36,11 @@ extension Vault {
     /// the body is the host's own reference).
     @discardableResult
     public func updateHost(_ host: Host, password: PasswordChange = .keep) throws(VaultError) -> Host {
+        try updateHost(host, password: password, availability: newSecretAvailability)
+    }
+
+    /// `updateHost` with a new password's availability chosen by the caller.
+    func updateHost(_ host: Host, password: PasswordChange, availability: Availability) throws(VaultError) -> Host {
         try VaultError.wrapping {
             var host = host
             let reference = SecretReference.hostPassword(host.id)
@@ -40,7 +50,7 @@ extension Vault {
             case .set(let body):
                 host.passwordRef = reference
                 try config.validate(host)
-                try secrets.put(body, for: reference.key, availability: newSecretAvailability)
+                try secrets.put(body, for: reference.key, availability: availability)
                 Failpoint.hit("update-host.after-secret")
             case .clear:
                 host.passwordRef = nil
