@@ -20,21 +20,25 @@ public struct Keyring: Sendable {
     public static func status(milliseconds: Int? = nil) -> KeyringStatus {
         do {
             return try BoundedCall.run(milliseconds: milliseconds ?? BoundedCall.defaultMilliseconds) { cancellable throws(KeyringError) -> KeyringStatus in
-                var error: UnsafeMutablePointer<GError>?
-                guard let service = secret_service_get_sync(SECRET_SERVICE_NONE, cancellable.pointer, &error) else {
-                    throw GLibError.take(error, doing: "reach the Secret Service")
-                }
-                defer { g_object_unref(service) }
-                guard let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE, cancellable.pointer, &error) else {
-                    if error != nil { throw GLibError.take(error, doing: "find the default collection") }
-                    throw KeyringError(.noProvider, "No desktop keyring: the Secret Service has no default collection.")
-                }
-                defer { g_object_unref(collection) }
-                return secret_collection_get_locked(collection) != 0 ? .locked("the default collection is locked") : .available
+                try defaultCollectionIsLocked(cancellable) ? .locked("the default collection is locked") : .available
             }
         } catch {
             return error.code == .locked ? .locked(error.message) : .unavailable(error.message)
         }
+    }
+
+    private static func defaultCollectionIsLocked(_ cancellable: Cancellable) throws(KeyringError) -> Bool {
+        var error: UnsafeMutablePointer<GError>?
+        guard let service = secret_service_get_sync(SECRET_SERVICE_NONE, cancellable.pointer, &error) else {
+            throw GLibError.take(error, doing: "reach the Secret Service")
+        }
+        defer { g_object_unref(service) }
+        guard let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE, cancellable.pointer, &error) else {
+            if error != nil { throw GLibError.take(error, doing: "find the default collection") }
+            throw KeyringError(.noProvider, "No desktop keyring: the Secret Service has no default collection.")
+        }
+        defer { g_object_unref(collection) }
+        return secret_collection_get_locked(collection) != 0
     }
 
     /// Stores `secret` under `values` (one per schema attribute), replacing an item with the
@@ -56,7 +60,9 @@ public struct Keyring: Sendable {
         }
     }
 
-    /// The secret stored under `values`, or nil when there is no such item.
+    /// The secret stored under `values`, or nil when there is no such item. Throws `locked`
+    /// when nothing was found and the default collection is locked (libsecret answers a
+    /// dismissed unlock prompt as "not found").
     public func lookup(_ values: [String: String]) throws(KeyringError) -> SecretBytes? {
         let schema = self.schema, names = attributes
         return try BoundedCall.run { cancellable throws(KeyringError) -> SecretBytes? in
@@ -67,6 +73,7 @@ public struct Keyring: Sendable {
             var error: UnsafeMutablePointer<GError>?
             guard let value = secret_password_lookupv_binary_sync(definition, table, cancellable.pointer, &error) else {
                 if error != nil { throw GLibError.take(error, doing: "look up an item") }
+                if try Self.defaultCollectionIsLocked(cancellable) { throw KeyringError(.locked, "The desktop keyring's default collection is locked.") }
                 return nil
             }
             defer { secret_value_unref(UnsafeMutableRawPointer(value)) }

@@ -130,6 +130,23 @@ final class KeyringBackendTests: CredctlTestCase {
         XCTAssertEqual(try desktop.run("read", "cred://host/web/password").output, "pw", "nothing was lost")
     }
 
+    func testALockedCollectionLocksTheSecretsAndNeitherTheConfigNorWhatWasThere() throws {
+        let own = try HeadlessKeyring(provider: .gnomeKeyring)
+        var runner = CredctlRunner(vault: directory + "/locked", keyFile: directory + "/locked.key")
+        runner.environment.merge(own.environment) { $1 }
+        runner.environment["CREDCTL_KEYRING_TIMEOUT_MS"] = "2000"
+        assertStatus(try runner.run("init", "--secret-backend", "keyring"), 0)
+        assertStatus(try runner.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("pw".utf8)), 0)
+        try own.lockLogin()
+        let read = try runner.run("read", "cred://host/web/password")
+        assertStatus(read, 77)
+        XCTAssertTrue(read.stderr.contains("locked"), read.stderr)
+        let add = try runner.run(["host", "add", "db", "--hostname", "db.example", "--password-stdin"], input: Array("pw2".utf8))
+        assertStatus(add, 77)
+        let hosts = try runner.run("host", "list")
+        XCTAssertTrue(hosts.output.contains("web") && !hosts.output.contains("db.example"), "the refused host was not half-written")
+    }
+
     func testInitWithTheKeyringBackendRefusesWithoutAKeyringAndCreatesNothing() throws {
         var runner = CredctlRunner(vault: directory + "/other", keyFile: directory + "/other.key")
         let noProvider = try HeadlessKeyring(provider: .none)
