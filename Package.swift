@@ -24,7 +24,8 @@ let package = Package(
         .target(name: "ConfigTrack", dependencies: ["SQLite", "Replication"]),
         .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication"]),
         .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Sodium", "Keyring"]),
-        .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring"]),
+        .target(name: "Launch", dependencies: ["Sodium"]),
+        .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
         .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium", "CSodium"]),
 

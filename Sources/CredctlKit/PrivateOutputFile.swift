@@ -1,0 +1,43 @@
+import Glibc
+import Sodium
+
+/// Writes secret output to a file only the user can read: a new file is created 0600 (through
+/// an unpredictable temporary name in the same directory, then renamed over the target, so a
+/// reader never sees it half-written); an existing file is replaced only when its mode is not
+/// wider than 0600, and keeps that mode. A symbolic link is not followed.
+enum PrivateOutputFile {
+    static func write(_ contents: SecretBytes, to path: String) throws {
+        var mode: mode_t = 0o600
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw CLIError.input("\(path) is not a regular file; refusing to write secrets to it.")
+            }
+            guard info.st_mode & 0o177 == 0 else {
+                throw CLIError.input("\(path) has mode \(String(info.st_mode & 0o777, radix: 8)), wider than 0600; refusing to write secrets to it.",
+                                     hint: "chmod 600 \(path), or write to a new file.")
+            }
+            mode = info.st_mode & 0o600
+        }
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else { throw CLIError(message: "Unable to create a file beside \(path) (\(String(cString: strerror(errno)))).", hint: nil, status: ExitStatus.failure) }
+        let temporary = String(cString: template)
+        var written = 0
+        contents.withUnsafeBytes { buffer in
+            while written < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
+                if n < 0 { if errno == EINTR { continue }; break }
+                written += n
+            }
+        }
+        let finished = written == contents.count && fchmod(fd, mode) == 0 && fsync(fd) == 0
+        close(fd)
+        guard finished, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw CLIError(message: "Unable to write \(path) (\(String(cString: strerror(errno)))).", hint: nil, status: ExitStatus.failure)
+        }
+    }
+}
