@@ -1,5 +1,6 @@
 import CredentialVault
 import Glibc
+import Launch
 
 /// `credctl`'s entry point: parse, validate, run, and turn every failure into a message and a
 /// documented exit status.
@@ -8,6 +9,10 @@ public enum CLI {
         // Every file this process creates is private to the user.
         umask(0o077)
         Output.secureStandardDescriptors()
+        // Run by ssh or ssh-add as the askpass program of a `credctl ssh`.
+        if let socket = environment[AskpassServer.socketVariable], let token = environment[AskpassServer.tokenVariable], arguments.count <= 1 {
+            return AskpassClient.run(prompt: arguments.first ?? "", socket: socket, token: token, environment: environment)
+        }
         let status = run(arguments, environment: environment)
         if status == ExitStatus.success, let error = Output.standardOutputFailed {
             report("Could not write to standard output (errno \(error)); the output is incomplete.", hint: nil)
@@ -41,6 +46,8 @@ public enum CLI {
         } catch let error as CLIError {
             report(error.message, hint: error.hint)
             return error.status
+        } catch let exit as ChildExit {
+            return exit.status
         } catch {
             let error = VaultError.from(error)
             report(error.message, hint: error.hint)

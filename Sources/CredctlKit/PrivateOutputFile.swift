@@ -24,7 +24,7 @@ enum PrivateOutputFile {
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).XXXXXX".utf8CString)
         let fd = mkstemp(&template)
         guard fd >= 0 else { throw CLIError(message: "Unable to create a file beside \(path) (\(String(cString: strerror(errno)))).", hint: nil, status: ExitStatus.failure) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var written = 0
         contents.withUnsafeBytes { buffer in
             while written < buffer.count {

@@ -9,20 +9,29 @@ enum TerminalPrompt {
     nonisolated(unsafe) private static var savedDescriptor: Int32 = -1
 
     static func ask(_ question: String) throws -> SecretBytes {
-        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else {
+        guard let answer = try ask(prompt: question + ": ", echo: false, what: question.lowercased()) else {
             throw CLIError(message: "No terminal to ask for the \(question.lowercased()) on.",
                            hint: "Give --passphrase-file FILE or --key-file FILE.", status: ExitStatus.locked)
         }
+        return answer
+    }
+
+    /// Writes `prompt` exactly and reads one line, with echo only when `echo` (a yes/no
+    /// question); nil when there is no controlling terminal.
+    static func ask(prompt: String, echo: Bool, what: String) throws -> SecretBytes? {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var text = question + ": "
+        var text = prompt
         text.withUTF8 { _ = write(fd, $0.baseAddress, $0.count) }
-        let quiet = disableEcho(fd)
+        let quiet = !echo && disableEcho(fd)
         defer {
-            if quiet { restoreEcho() }
-            _ = write(fd, "\n", 1)
+            if quiet {
+                restoreEcho()
+                _ = write(fd, "\n", 1)
+            }
         }
-        return try SecretInput.readAll(fd: fd, what: question.lowercased(), stopAtNewline: true)
+        return try SecretInput.readAll(fd: fd, what: what, stopAtNewline: true)
     }
 
     private static func disableEcho(_ fd: Int32) -> Bool {

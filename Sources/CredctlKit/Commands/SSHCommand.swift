@@ -1,0 +1,77 @@
+import CredentialVault
+import Glibc
+import Launch
+
+struct SSHCommand: Command {
+    static let spec = CommandSpec(
+        path: ["ssh"],
+        overview: "Connect with the system's OpenSSH client to a host as the vault describes it: host name, port, user, the jump chain (each jump host with its own settings, as ssh -J) and the host's port forwards. A private key (and the keys of jump hosts) is handed to an ssh-agent through a pipe, never written to disk: a private agent started for this connection and stopped after it, or with --agent-lifetime the running agent ($SSH_AUTH_SOCK) for that many seconds. A stored key passphrase or password is answered through SSH_ASKPASS by credctl itself, which ssh reaches with a single-use token; the secret is never in ssh's arguments or environment. Words after -- are read as ssh reads its own: leading options go before the destination and win over the vault's settings, the rest is the remote command. The exit status is ssh's.",
+        usage: ["ssh LABEL [--agent-lifetime SECONDS] [-- SSH-OPTION ... [COMMAND ...]]"],
+        options: [.init(name: "--agent-lifetime", value: "SECONDS", help: "Add keys to the running ssh-agent ($SSH_AUTH_SOCK) for SECONDS instead of a private agent.")],
+        positionals: 1...Int.max,
+        examples: ["credctl ssh web-1", "credctl ssh db -- uptime", "credctl ssh web-1 -- -v -o ConnectTimeout=5 systemctl status nginx",
+                   "credctl ssh bastion --agent-lifetime 600"])
+
+    let label: String
+    let commandLine: SSHCommandLine
+    let agentLifetime: Int?
+
+    init(_ parsed: ParsedCommand) throws {
+        label = parsed.positionals[0]
+        do {
+            commandLine = try SSHCommandLine(userWords: Array(parsed.positionals.dropFirst()))
+        } catch let error as LaunchError {
+            throw UsageError(error.message, command: Self.spec)
+        }
+        agentLifetime = try parsed.integer("--agent-lifetime")
+        if let agentLifetime, agentLifetime < 1 { throw UsageError("--agent-lifetime takes a number of seconds, at least 1.", command: Self.spec) }
+    }
+
+    func run(_ context: Context) throws {
+        let path = context.environment["PATH"]
+        guard let ssh = ExecutableSearch.find("ssh", path: path) else {
+            throw CLIError(message: "The OpenSSH client (ssh) was not found on PATH.", hint: "Install it: apt-get install openssh-client", status: ExitStatus.unavailable)
+        }
+        let vault = try context.openVault()
+        let connection = try context.unlockingIfNeeded(vault) { try vault.resolve(label) }
+        let jumps = try connection.jumpChain.map { jump in try context.unlockingIfNeeded(vault) { try vault.resolve(jump.label) } }
+        let plan = SSHCredentialPlan(target: connection, jumps: jumps, localUser: Self.localUser(context))
+        let session = try SSHSession(plan: plan, context: context, agentLifetime: agentLifetime)
+        defer { session.stop() }
+        let target = SSHCommandLine.Target(
+            hostname: connection.endpoint.hostname, port: connection.endpoint.port, username: connection.endpoint.username,
+            jumps: connection.jumpChain.map { SSHCommandLine.jumpSpecification(hostname: $0.hostname, port: $0.port, username: $0.username) },
+            forwards: connection.forwards.map { (Self.flag($0.kind), $0.specification) })
+        let environment = try ChildEnvironment(context.environment)
+        for (name, value) in session.environment { try environment.set(name, text: value) }
+        let status = try launch(ssh, commandLine.arguments(for: target), environment)
+        if status != 0 { throw ChildExit(status: status) }
+    }
+
+    /// Runs ssh in the foreground; the terminal's signals go to it, and this process outlives it
+    /// to stop the agent and the askpass socket.
+    private func launch(_ ssh: String, _ arguments: [String], _ environment: ChildEnvironment) throws -> Int32 {
+        let ignored = [SIGINT, SIGQUIT, SIGTSTP]
+        let previous = ignored.map { signal($0, SIG_IGN) }
+        defer { for (signalNumber, handler) in zip(ignored, previous) { signal(signalNumber, handler) } }
+        do {
+            return try ChildProcess.spawn(ssh, arguments, environment: environment).wait()
+        } catch let error as LaunchError {
+            throw CLIError(message: error.message, hint: nil, status: ExitStatus.unavailable)
+        }
+    }
+
+    private static func flag(_ kind: ForwardKind) -> String {
+        switch kind {
+        case .local: "-L"
+        case .remote: "-R"
+        case .dynamic: "-D"
+        }
+    }
+
+    /// The name ssh logs in with when none is configured (and so the name in its prompts).
+    private static func localUser(_ context: Context) -> String {
+        if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+        return context.environment["USER"] ?? "root"
+    }
+}

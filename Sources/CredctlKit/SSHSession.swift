@@ -1,0 +1,75 @@
+import CredentialVault
+import Glibc
+import Launch
+
+/// The helpers one `credctl ssh` runs beside ssh: the agent holding the keys, and the askpass
+/// socket answering password prompts. `environment` is what ssh needs to use them.
+final class SSHSession {
+    private var agent: SSHAgent?
+    private var askpass: AskpassServer?
+    private(set) var environment: [String: String] = [:]
+
+    init(plan: SSHCredentialPlan, context: Context, agentLifetime: Int?) throws {
+        let path = context.environment["PATH"]
+        let parent = Self.privateParent(context.environment)
+        let program = try Self.ownExecutable()
+        do {
+            if !plan.passwords.isEmpty || plan.keys.contains(where: { $0.passphrase != nil }) {
+                askpass = try AskpassServer(parent: parent)
+            }
+            if let askpass, !plan.passwords.isEmpty {
+                environment = askpass.environment(token: try askpass.grant(plan.passwords), askpass: program)
+            }
+            if !plan.keys.isEmpty {
+                let agent: SSHAgent
+                if let agentLifetime {
+                    guard let socket = context.environment["SSH_AUTH_SOCK"], !socket.isEmpty else {
+                        throw CLIError(message: "--agent-lifetime needs a running ssh-agent, and SSH_AUTH_SOCK is not set.",
+                                       hint: "Start one (eval $(ssh-agent)), or leave --agent-lifetime out for a private agent.", status: ExitStatus.unavailable)
+                    }
+                    agent = try SSHAgent.running(socket: socket, lifetime: agentLifetime, path: path)
+                } else {
+                    agent = try SSHAgent.startPrivate(parent: parent, path: path)
+                }
+                self.agent = agent
+                for key in plan.keys {
+                    let passphraseEnvironment = try key.passphrase.map { passphrase in
+                        try askpass!.environment(token: askpass!.grant([(AskpassPrompt.keyPassphrase, passphrase)]), askpass: program)
+                    } ?? [:]
+                    try agent.add(key.body, name: key.name, askpass: passphraseEnvironment)
+                }
+                environment["SSH_AUTH_SOCK"] = agent.socketPath
+            }
+        } catch let error as LaunchError {
+            stop()
+            throw CLIError(message: error.message, hint: nil, status: error.status == 1 ? ExitStatus.failure : error.status)
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    func stop() {
+        agent?.stop()
+        agent = nil
+        askpass?.stop()
+        askpass = nil
+    }
+
+    /// `$XDG_RUNTIME_DIR` when it is a directory of this user, else `/tmp`.
+    private static func privateParent(_ environment: [String: String]) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            var info = stat()
+            if stat(runtime, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() { return runtime }
+        }
+        return "/tmp"
+    }
+
+    /// This program, as ssh must run it for askpass.
+    private static func ownExecutable() throws -> String {
+        var buffer = [CChar](repeating: 0, count: 4_096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { throw CLIError(message: "Cannot find credctl's own path for SSH_ASKPASS.", hint: nil, status: ExitStatus.failure) }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

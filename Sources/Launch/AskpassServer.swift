@@ -1,0 +1,139 @@
+import Dispatch
+import Glibc
+import Sodium
+import Synchronization
+
+/// Answers ssh's and ssh-add's password prompts from stored secrets without handing the secrets
+/// to them: a child gets only a socket path and a token (`CREDCTL_ASKPASS_SOCKET`,
+/// `CREDCTL_ASKPASS_TOKEN`) and runs `credctl` as its `SSH_ASKPASS`, which asks here.
+///
+/// The socket lives in a fresh 0700 directory and accepts only this user (`SO_PEERCRED`). Each
+/// secret answers one prompt it matches, once: a second attempt (a wrong stored password)
+/// goes to the user's terminal instead. `stop()` removes the socket and its directory.
+public final class AskpassServer: @unchecked Sendable {
+    public static let socketVariable = "CREDCTL_ASKPASS_SOCKET"
+    public static let tokenVariable = "CREDCTL_ASKPASS_TOKEN"
+    /// The longest request read: a token line and a prompt.
+    static let requestLimit = 8_192
+
+    private struct Grant {
+        let prompt: AskpassPrompt
+        let secret: SecretBytes
+        var used = false
+    }
+
+    public let socketPath: String
+    private let directory: String
+    private let listener: Int32
+    private let grants = Mutex<[String: [Grant]]>([:])
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Listens in a new private directory under `parent` (`$XDG_RUNTIME_DIR`, else `/tmp`).
+    public init(parent: String) throws {
+        var template = Array("\(parent)/credctl-askpass-XXXXXX".utf8CString)
+        guard mkdtemp(&template) != nil else { throw LaunchError("Cannot create a private directory in \(parent) (\(String(cString: strerror(errno)))).") }
+        directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        socketPath = directory + "/askpass.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { rmdir(directory); throw LaunchError("Cannot create the askpass socket.") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let pathBytes = Array(socketPath.utf8)
+        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd); rmdir(directory)
+            throw LaunchError("The askpass socket path \(socketPath) is too long.")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, chmod(socketPath, 0o600) == 0, listen(fd, 16) == 0 else {
+            close(fd); unlink(socketPath); rmdir(directory)
+            throw LaunchError("Cannot listen on the askpass socket (\(String(cString: strerror(errno)))).")
+        }
+        listener = fd
+        DispatchQueue.global().async { [self] in serve() }
+    }
+
+    /// A new token whose prompts `answers` may answer, once each.
+    public func grant(_ answers: [(prompt: AskpassPrompt, secret: SecretBytes)]) throws -> String {
+        let token = try SecretBytes.random(count: 24).withUnsafeBytes { $0.map { byte in String(byte, radix: 16).leftPadded(to: 2) }.joined() }
+        grants.withLock { $0[token] = answers.map { Grant(prompt: $0.prompt, secret: $0.secret) } }
+        return token
+    }
+
+    /// The variables a child needs to ask here with `token`.
+    public func environment(token: String, askpass program: String) -> [String: String] {
+        ["SSH_ASKPASS": program, "SSH_ASKPASS_REQUIRE": "force", Self.socketVariable: socketPath, Self.tokenVariable: token]
+    }
+
+    /// Stops answering, removes the socket and its directory, and forgets every secret.
+    public func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        done.wait()
+        unlink(socketPath)
+        rmdir(directory)
+        grants.withLock { $0.removeAll() }
+    }
+
+    private func serve() {
+        defer { done.signal() }
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return
+            }
+            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+            answer(connection)
+            close(connection)
+        }
+    }
+
+    private func answer(_ connection: Int32) {
+        // `struct ucred` (pid, uid, gid), which Glibc's module does not export without _GNU_SOURCE.
+        var credentials = (pid: pid_t(0), uid: uid_t(0), gid: gid_t(0))
+        var length = socklen_t(MemoryLayout<(pid_t, uid_t, gid_t)>.size)
+        guard getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.uid == getuid(), credentials.pid > 0 else {
+            return reply(connection, .refused, nil)
+        }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var request: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1_024)
+        while request.count < Self.requestLimit {
+            let n = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { break }
+            request += chunk[..<n]
+        }
+        guard let newline = request.firstIndex(of: 0x0A) else { return reply(connection, .refused, nil) }
+        let token = String(decoding: request[..<newline], as: UTF8.self)
+        let prompt = String(decoding: request[(newline + 1)...], as: UTF8.self)
+        let outcome: (AskpassReply, SecretBytes?) = grants.withLock { grants in
+            guard var list = grants[token] else { return (.refused, nil) }
+            guard let index = list.firstIndex(where: { !$0.used && $0.prompt.matches(prompt) }) else { return (.askTerminal, nil) }
+            list[index].used = true
+            grants[token] = list
+            return (.answer, list[index].secret)
+        }
+        reply(connection, outcome.0, outcome.1)
+    }
+
+    private func reply(_ connection: Int32, _ kind: AskpassReply, _ secret: SecretBytes?) {
+        var head = kind.rawValue
+        _ = send(connection, &head, 1, Int32(MSG_NOSIGNAL))
+        secret?.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = send(connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                guard n > 0 else { return }
+                offset += n
+            }
+        }
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}

@@ -1,0 +1,74 @@
+import Glibc
+import Sodium
+
+/// A program started with `posix_spawn`: an explicit argument vector and environment, the
+/// default disposition of the signals a terminal sends, and optionally bytes on its standard
+/// input (written from guarded memory through a pipe, never through a file).
+public struct ChildProcess: Sendable {
+    public let pid: pid_t
+
+    /// Starts `executable`; with `input`, its standard input is a pipe that receives those bytes
+    /// and then end of file; with `silent`, its standard output and error go to /dev/null.
+    public static func spawn(_ executable: String, _ arguments: [String], environment: ChildEnvironment,
+                             input: SecretBytes? = nil, silent: Bool = false) throws -> ChildProcess {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var fds: [Int32] = [-1, -1]
+        if input != nil {
+            guard pipe(&fds) == 0 else { throw LaunchError("Cannot create a pipe (\(String(cString: strerror(errno)))).") }
+            // Neither end may leak into other children; the child's standard input is a dup2 copy.
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+        }
+        if silent {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGTSTP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let code = environment.withEnvp { envp in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
+        if input != nil { close(fds[0]) }
+        guard code == 0 else {
+            if input != nil { close(fds[1]) }
+            throw LaunchError("Cannot run \(executable): \(String(cString: strerror(code))).", status: code == ENOENT ? 127 : 126)
+        }
+        if let input {
+            input.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let n = write(fds[1], buffer.baseAddress! + offset, buffer.count - offset)
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { break }
+                    offset += n
+                }
+            }
+            close(fds[1])
+        }
+        return ChildProcess(pid: pid)
+    }
+
+    /// Waits for the child; its exit status, or 128 plus the signal that ended it.
+    public func wait() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return 1 }
+        }
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
+    public func terminate() { kill(pid, SIGTERM) }
+}
