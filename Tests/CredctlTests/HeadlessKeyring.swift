@@ -64,6 +64,7 @@ final class HeadlessKeyring {
         bus.standardOutput = output
         bus.standardError = FileHandle.nullDevice
         try bus.run()
+        FixtureProcesses.register(bus.processIdentifier)
         var line = Data()
         while !line.contains(0x0A) {
             let chunk = output.fileHandleForReading.availableData
@@ -84,10 +85,14 @@ final class HeadlessKeyring {
     }
 
     deinit {
-        silentProvider?.terminate()
-        silentProvider?.waitUntilExit()
+        if let silentProvider {
+            silentProvider.terminate()
+            silentProvider.waitUntilExit()
+            FixtureProcesses.unregister(silentProvider.processIdentifier)
+        }
         bus.terminate()
         bus.waitUntilExit()
+        FixtureProcesses.unregister(bus.processIdentifier)
         // gnome-keyring-daemon leaves with its bus; its files go with the directory.
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -133,6 +138,7 @@ final class HeadlessKeyring {
         hole.standardOutput = FileHandle.nullDevice
         hole.standardError = FileHandle.nullDevice
         try hole.run()
+        FixtureProcesses.register(hole.processIdentifier)
         // Ready once the name has an owner (the bus itself answers this).
         for _ in 0..<200 {
             if let owner = try? send("/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", ["string:org.freedesktop.secrets"], destination: "org.freedesktop.DBus"),

@@ -1,0 +1,129 @@
+import Foundation
+import XCTest
+
+/// `credctl ssh` against a real OpenSSH server on 127.0.0.1: password, ed25519 key, encrypted
+/// RSA key with its stored passphrase, a jump host and a local forward — and no secret in any
+/// child's arguments, in ssh's environment, or in a file outside the vault.
+final class SSHIntegrationTests: CredctlTestCase {
+    private var server: OpenSSHServer!
+    private var desktop: CredctlRunner!
+    private var rsaPassphrase = ""
+    /// Lines of the private keys' base64 bodies: none may appear anywhere but the vault.
+    private var keyMaterial: [String] = []
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        for sub in ["/home", "/runtime"] {
+            try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        rsaPassphrase = "rsa-" + UUID().uuidString
+        try OpenSSHServer.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "ed", "-f", directory + "/id_ed25519"])
+        try OpenSSHServer.run("/usr/bin/ssh-keygen", ["-q", "-t", "rsa", "-b", "2048", "-m", "PEM", "-N", rsaPassphrase, "-C", "rsa", "-f", directory + "/id_rsa"])
+        for key in ["id_ed25519", "id_rsa"] {
+            let lines = try String(contentsOfFile: directory + "/" + key, encoding: .utf8).split(separator: "\n").map(String.init)
+            keyMaterial += lines.filter { !$0.hasPrefix("-----") && !$0.contains(":") && $0.count > 40 }.prefix(3)
+        }
+        server = try OpenSSHServer(authorizedKeys: [
+            try String(contentsOfFile: directory + "/id_ed25519.pub", encoding: .utf8), try String(contentsOfFile: directory + "/id_rsa.pub", encoding: .utf8),
+        ])
+        desktop = credctl!
+        desktop.environment["HOME"] = directory + "/home"
+        desktop.environment["XDG_RUNTIME_DIR"] = directory + "/runtime"
+        desktop.environment["SSH_AUTH_SOCK"] = nil
+        desktop.environment["PATH"] = "/usr/bin:/bin"
+        assertStatus(try desktop.run("init"), 0)
+        let port = String(server.port), user = OpenSSHServer.user
+        assertStatus(try desktop.run(["host", "add", "pw", "--hostname", "127.0.0.1", "--port", port, "--user", user, "--password-stdin"], input: Array(server.password.utf8)), 0)
+        assertStatus(try desktop.run("identity", "add", "ed", "--private-key", directory + "/id_ed25519"), 0)
+        assertStatus(try desktop.run(["identity", "add", "rsa", "--private-key", directory + "/id_rsa", "--passphrase-stdin"], input: Array(rsaPassphrase.utf8)), 0)
+        assertStatus(try desktop.run("host", "add", "ed", "--hostname", "127.0.0.1", "--port", port, "--user", user, "--auth", "publickey", "--identity", "ed"), 0)
+        assertStatus(try desktop.run("host", "add", "rsa", "--hostname", "127.0.0.1", "--port", port, "--user", user, "--auth", "publickey", "--identity", "rsa"), 0)
+    }
+
+    private var secrets: [String] { [server.password, rsaPassphrase] + keyMaterial }
+
+    private func ssh(_ label: String, _ words: String...) throws -> CredctlRunner.Result {
+        try desktop.run(["ssh", label, "--", "-F", server.clientConfig] + words)
+    }
+
+    func testPasswordKeyAndEncryptedKeyWithItsPassphraseEachRunARemoteCommand() throws {
+        let password = try ssh("pw", "-o", "PubkeyAuthentication=no", "echo", "password:", "$(whoami)")
+        assertStatus(password, 0)
+        XCTAssertEqual(password.output, "password: \(OpenSSHServer.user)\n")
+        let ed = try ssh("ed", "-o", "PasswordAuthentication=no", "echo", "ed25519:", "$(whoami)")
+        assertStatus(ed, 0)
+        XCTAssertEqual(ed.output, "ed25519: \(OpenSSHServer.user)\n")
+        let rsa = try ssh("rsa", "-o", "PasswordAuthentication=no", "echo", "rsa:", "$(whoami)")
+        assertStatus(rsa, 0)
+        XCTAssertEqual(rsa.output, "rsa: \(OpenSSHServer.user)\n")
+        // ssh's exit status is credctl's; the user's -p wins over the vault's port.
+        assertStatus(try ssh("ed", "exit", "3"), 3)
+        assertStatus(try ssh("ed", "-p", "1", "-o", "ConnectionAttempts=1", "true"), 255)
+        for result in [password, ed, rsa] {
+            for secret in secrets { XCTAssertFalse(result.output.contains(secret) || result.stderr.contains(secret)) }
+        }
+        XCTAssertEqual(try leftovers(), [], "the private agent and the askpass socket are gone")
+    }
+
+    func testAJumpHostAndALocalForwardCarryTrafficAndNoSecretIsInArgvEnvironmentOrFiles() throws {
+        let port = String(server.port)
+        assertStatus(try desktop.run("host", "add", "bastion", "--hostname", "127.0.0.1", "--port", port, "--user", OpenSSHServer.user,
+                                     "--auth", "publickey", "--identity", "ed"), 0)
+        // Through the bastion (key) to the inner host (password), which is reached as "localhost".
+        assertStatus(try desktop.run(["host", "add", "inner", "--hostname", "localhost", "--port", port, "--user", OpenSSHServer.user,
+                                      "--jump", "bastion", "--password-stdin"], input: Array(server.password.utf8)), 0)
+        let echoPort = try OpenSSHServer.freePort(), forwardPort = try OpenSSHServer.freePort()
+        let echo = try EchoServer(port: echoPort)
+        assertStatus(try desktop.run("forward", "add", "inner", "--local", "127.0.0.1:\(forwardPort):127.0.0.1:\(echoPort)"), 0)
+
+        // A session that stays up while its standard input is open (`cat`).
+        let session = Process()
+        session.executableURL = URL(fileURLWithPath: CredctlRunner.binary)
+        session.arguments = ["ssh", "inner", "--", "-F", server.clientConfig, "-o", "ExitOnForwardFailure=yes", "-o", "PubkeyAuthentication=yes", "cat"]
+        session.environment = desktop.environment
+        let input = Pipe(), output = Pipe()
+        session.standardInput = input
+        session.standardOutput = output
+        session.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try session.run()
+        defer { if session.isRunning { session.terminate() } }
+
+        var reply: String?
+        for _ in 0..<200 where reply == nil {
+            reply = EchoServer.roundTrip(port: forwardPort, message: "through the tunnel\n")
+            if reply == nil { usleep(50_000) }
+        }
+        XCTAssertEqual(reply, "through the tunnel\n", "the local forward carries traffic")
+        XCTAssertTrue(echo.served)
+
+        // While connected: every process's arguments, ssh's environment, and the files around.
+        let processes = try ProcessTable.snapshot()
+        for process in processes {
+            for secret in secrets { XCTAssertFalse(process.commandLine.contains(secret), "a secret in the arguments of \(process.commandLine)") }
+        }
+        let sshProcesses = processes.filter { $0.arguments.first.map { $0 == "ssh" || $0.hasSuffix("/ssh") } ?? false }
+        XCTAssertFalse(sshProcesses.isEmpty)
+        for process in sshProcesses {
+            let environment = try XCTUnwrap(process.environment)
+            for secret in secrets { XCTAssertFalse(environment.contains(secret), "a secret in the environment of ssh") }
+        }
+        let top = try XCTUnwrap(sshProcesses.first { $0.commandLine.contains("ExitOnForwardFailure") })
+        XCTAssertTrue(top.environment?.contains("CREDCTL_ASKPASS_TOKEN=") ?? false, "ssh gets a token, not the password")
+        XCTAssertTrue(top.environment?.contains("SSH_AUTH_SOCK=\(directory)/runtime/credctl-agent-") ?? false, "a private agent")
+        for root in [directory + "/runtime", directory + "/home"] {
+            for file in FileScan.files(under: root) {
+                for secret in secrets { XCTAssertFalse(file.contents.contains(secret), "a secret in \(file.path)") }
+            }
+        }
+
+        try input.fileHandleForWriting.close()
+        session.waitUntilExit()
+        XCTAssertEqual(session.terminationStatus, 0)
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    /// Private agents and askpass sockets left behind in the runtime directory.
+    private func leftovers() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory + "/runtime").filter { $0.hasPrefix("credctl-") }
+    }
+}
