@@ -17,6 +17,7 @@ public enum ExitStatus {
         case .notFound, .noCredential, .deleted, .noVault, .noRemote: notFound
         case .notYetSynced: notYetSynced
         case .locked, .wrongKey: locked
+        case .unavailable: unavailable
         case .invalidInput, .alreadyExists: dataError
         case .inUse, .conflict, .quarantined, .corrupt, .storage: failure
         }

@@ -21,6 +21,7 @@ extension VaultError {
         case let error as SecretError:
             let code: Code = switch error.code {
             case .locked: .locked
+            case .unavailable: .unavailable
             case .wrongKey: .wrongKey
             case .absent: .notYetSynced
             case .deleted: .deleted

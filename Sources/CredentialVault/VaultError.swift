@@ -35,6 +35,8 @@ public struct VaultError: Error, Equatable, CustomStringConvertible, Sendable {
         case storage
         /// The vault has no remote configured.
         case noRemote
+        /// Something the vault needs cannot be reached now (the desktop keyring holding its secrets).
+        case unavailable
     }
 
     public let code: Code

@@ -18,7 +18,7 @@ enum GLibError {
             if code == Int32(G_DBUS_ERROR_SERVICE_UNKNOWN.rawValue) {
                 return KeyringError(.noProvider, "No desktop keyring: nothing provides the Secret Service on the session bus.")
             }
-            if code == Int32(G_DBUS_ERROR_UNKNOWN_METHOD.rawValue) || code == Int32(G_DBUS_ERROR_UNKNOWN_OBJECT.rawValue) {
+            if code == Int32(G_DBUS_ERROR_UNKNOWN_METHOD.rawValue) {
                 return KeyringError(.noProvider, "No desktop keyring: the Secret Service has no default collection (\(message)).")
             }
             if code == Int32(G_DBUS_ERROR_NO_REPLY.rawValue) || code == Int32(G_DBUS_ERROR_TIMEOUT.rawValue) {

@@ -4,17 +4,19 @@ import Sodium
 extension Keyring {
     /// The items of this schema whose attributes include `values`, without their secrets.
     public func search(_ values: [String: String]) throws(KeyringError) -> [KeyringItem] {
-        try Self.search(schema: (schema, attributes), values: values, loadSecrets: false)
+        try Self.search(schema: (schema, attributes), values: values) { _ in false }
     }
 
     /// The items of any schema, in every collection, whose attributes include `values` (every
-    /// item when `values` is empty); with `loadSecrets`, each unlocked item's secret. Never
-    /// unlocks a collection: that would prompt at the desktop, or wait forever without one.
-    public static func searchAll(_ values: [String: String], loadSecrets: Bool) throws(KeyringError) -> [KeyringItem] {
-        try search(schema: nil, values: values, loadSecrets: loadSecrets)
+    /// item when `values` is empty), with the secret of each item whose attributes `load`
+    /// accepts — only those are read. Never unlocks a collection: that would prompt at the
+    /// desktop, or wait forever without one.
+    public static func searchAll(_ values: [String: String], loadingSecretsWhere load: @escaping @Sendable ([String: String]) -> Bool) throws(KeyringError) -> [KeyringItem] {
+        try search(schema: nil, values: values, load: load)
     }
 
-    private static func search(schema: (name: String, attributes: [String])?, values: [String: String], loadSecrets: Bool) throws(KeyringError) -> [KeyringItem] {
+    private static func search(schema: (name: String, attributes: [String])?, values: [String: String],
+                               load: @escaping @Sendable ([String: String]) -> Bool) throws(KeyringError) -> [KeyringItem] {
         try BoundedCall.run { cancellable throws(KeyringError) -> [KeyringItem] in
             let table = Self.table(values)
             defer { g_hash_table_unref(table) }
@@ -30,11 +32,23 @@ extension Keyring {
                 defer { node = current.pointee.next }
                 guard let data = current.pointee.data else { continue }
                 let item = OpaquePointer(data)
-                let secret = loadSecrets ? Self.secret(of: item, cancellable) : nil
-                found.append(KeyringItem(label: Self.label(of: item), attributes: Self.attributes(of: item), secret: secret))
+                let attributes = Self.attributes(of: item)
+                let wanted = load(attributes)
+                let secret = wanted ? Self.secret(of: item, cancellable) : nil
+                found.append(KeyringItem(label: Self.label(of: item), attributes: attributes, secret: secret,
+                                         locked: wanted && secret == nil && Self.isLocked(item)))
             }
+            // Reads cut short by the deadline are not "locked" items: the whole search timed out.
+            if cancellable.isCancelled { throw KeyringError(.timedOut, "The desktop keyring did not answer in time.") }
             return found
         }
+    }
+
+    /// Whether the item is a Secret Service item in a locked collection.
+    private static func isLocked(_ item: OpaquePointer) -> Bool {
+        let instance = UnsafeMutableRawPointer(item).assumingMemoryBound(to: GTypeInstance.self)
+        guard g_type_check_instance_is_a(instance, secret_item_get_type()) != 0 else { return false }
+        return secret_item_get_locked(UnsafeMutableRawPointer(item).assumingMemoryBound(to: SecretItem.self)) != 0
     }
 
     private static func label(of item: OpaquePointer) -> String {

@@ -6,13 +6,16 @@ public struct KeyringItem: Sendable {
     public let label: String
     /// Every attribute, including `xdg:schema` when the item was stored under a schema.
     public let attributes: [String: String]
-    /// Nil when secrets were not loaded or the item's collection is locked.
+    /// Nil when secrets were not loaded or could not be read.
     public let secret: SecretBytes?
+    /// The secret was wanted, and the item's collection is locked.
+    public let locked: Bool
 
-    public init(label: String, attributes: [String: String], secret: SecretBytes?) {
+    public init(label: String, attributes: [String: String], secret: SecretBytes?, locked: Bool = false) {
         self.label = label
         self.attributes = attributes
         self.secret = secret
+        self.locked = locked
     }
 
     /// The schema the item was stored under, if any.

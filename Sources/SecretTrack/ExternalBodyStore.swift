@@ -1,6 +1,7 @@
 /// Where a store with the `keyring` backend keeps its sealed bodies (the vault supplies the
 /// desktop keyring). It only ever holds sealed bytes. Failures are thrown as `SecretError`:
-/// `locked` when the place cannot be used now (no keyring, a locked one, no answer).
+/// `locked` when it is locked, `unavailable` when it cannot be reached now (no keyring, no
+/// answer), `storage` for anything else.
 public protocol ExternalBodyStore: Sendable {
     /// Stores `sealed` under `key`, replacing what was there.
     func store(_ sealed: [UInt8], for key: BodyKey) throws
@@ -8,6 +9,6 @@ public protocol ExternalBodyStore: Sendable {
     func load(_ key: BodyKey) throws -> [UInt8]?
     /// Removes what is stored under `key`, if anything.
     func remove(_ key: BodyKey) throws
-    /// The keys of everything stored for `store`.
-    func keys(store: String) throws -> [BodyKey]
+    /// The keys of everything stored for `device`.
+    func keys(device: String) throws -> [BodyKey]
 }

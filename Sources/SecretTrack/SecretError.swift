@@ -2,8 +2,10 @@
 /// reference at most, never a body, key or passphrase.
 public struct SecretError: Error, Equatable, CustomStringConvertible, Sendable {
     public enum Code: String, Sendable {
-        /// No key has been supplied, so bodies cannot be opened.
+        /// No key has been supplied, so bodies cannot be opened (or the keyring holding them is locked).
         case locked
+        /// The desktop keyring holding the bodies cannot be reached now.
+        case unavailable
         /// The supplied passphrase or key file does not open this store.
         case wrongKey
         /// No body and no deletion marker for the reference: it has not arrived.

@@ -29,7 +29,7 @@ extension SecretStore {
                 let moved = SecretItem(reference: item.reference, availability: .syncable, pinned: item.pinned, incarnation: item.incarnation, version: version)
                 try db.run("UPDATE secret_items SET version_clock = ?, version_device = ?, sealed_body = ? WHERE reference = ?",
                            [version.clock, version.device,
-                            try placeBody(try SealedBox.seal(body, key: newKey, purpose: Self.bodyPurpose, context: Self.context(moved)), of: moved),
+                            try placeBody(try SealedBox.seal(body, key: newKey, purpose: Self.bodyPurpose, context: Self.context(moved)), of: moved, db),
                             item.reference])
                 try Journal.record(db, JournalEntry(recordName: item.reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
                 count += 1

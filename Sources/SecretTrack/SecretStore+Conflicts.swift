@@ -66,7 +66,7 @@ extension SecretStore {
                 INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
                 VALUES (?, ?, 0, ?, ?, ?, ?)
                 """, [item.reference, item.availability.rawValue, item.incarnation, version.clock, version.device,
-                      try placeBody(try SealedBox.seal(body, key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item)), of: item)])
+                      try placeBody(try SealedBox.seal(body, key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item)), of: item, db)])
             if item.availability == .syncable {
                 try Journal.record(db, JournalEntry(recordName: item.reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
             }

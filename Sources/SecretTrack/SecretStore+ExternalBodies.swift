@@ -46,15 +46,20 @@ extension SecretStore {
     }
 
     func key(_ item: SecretItem) -> BodyKey {
-        BodyKey(store: storeID, reference: item.reference, incarnation: item.incarnation, version: item.version)
+        BodyKey(device: deviceID, reference: item.reference, incarnation: item.incarnation, version: item.version)
     }
 
     /// What the `sealed_body` column holds for `sealed` as the body of `item`: the bytes
     /// themselves, or — with the keyring backend — a placeholder, once they are stored outside.
     /// Called inside the write transaction that stores the row.
-    func placeBody(_ sealed: [UInt8], of item: SecretItem) throws -> [UInt8] {
+    func placeBody(_ sealed: [UInt8], of item: SecretItem, _ db: Connection) throws -> [UInt8] {
         guard usesExternalBodies else { return sealed }
-        try external().store(sealed, for: key(item))
+        let key = key(item)
+        try external().store(sealed, for: key)
+        // A removal still waiting for this key (the keyring was unreachable after an earlier
+        // commit) would take the body this row is about to name.
+        try db.run("DELETE FROM external_discards WHERE reference = ? AND incarnation = ? AND version_clock = ? AND version_device = ?",
+                   [key.reference, key.incarnation, key.version.clock, key.version.device])
         return Self.placeholderTag + GenericHash.hash(sealed, domain: Self.digestDomain)
     }
 
@@ -75,7 +80,7 @@ extension SecretStore {
         guard backend == .keyring, let external = externalBodies else { return }
         try? queue.write { db in
             let discarded = try db.query("SELECT reference, incarnation, version_clock, version_device FROM external_discards") {
-                BodyKey(store: storeID, reference: $0.text(0) ?? "", incarnation: $0.int64(1), version: RecordVersion(clock: $0.uint64(2), device: $0.text(3) ?? ""))
+                BodyKey(device: deviceID, reference: $0.text(0) ?? "", incarnation: $0.int64(1), version: RecordVersion(clock: $0.uint64(2), device: $0.text(3) ?? ""))
             }
             for key in discarded {
                 try external.remove(key)
@@ -86,14 +91,18 @@ extension SecretStore {
     }
 
     /// Removes every body kept outside for this store that no row names now. Returns how many.
+    /// The keyring is searched before the write lock is taken (a slow keyring must not hold up
+    /// other writers); under the lock, an item is removed only if no row names it then — a body
+    /// stored by a writer that held the lock meanwhile is named by its committed row by then.
     @discardableResult
     public func sweepExternalBodies() throws -> Int {
         guard backend == .keyring else { return 0 }
         let external = try external()
+        let stored = try external.keys(device: deviceID)
         return try write("clean up the secrets kept in the desktop keyring") { db in
             let named = Set(try db.query(Self.selectItem + " WHERE substr(sealed_body, 1, 3) = X'4B5201'") { key(Self.item($0)) })
             var removed = 0
-            for stored in try external.keys(store: storeID) where !named.contains(stored) {
+            for stored in stored where !named.contains(stored) {
                 try external.remove(stored)
                 removed += 1
             }

@@ -33,7 +33,7 @@ extension SecretStore {
             try db.run("""
                 INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, [reference, item.availability.rawValue, item.pinned, item.incarnation, version.clock, version.device, try placeBody(sealed, of: item)])
+                """, [reference, item.availability.rawValue, item.pinned, item.incarnation, version.clock, version.device, try placeBody(sealed, of: item, db)])
             if item.availability == .syncable {
                 try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
             }
@@ -46,10 +46,21 @@ extension SecretStore {
     /// Throws `absent` (not arrived), `deleted`, `quarantined`, `locked`, or
     /// `authenticationFailed` when the stored ciphertext does not open under its own name.
     public func read(_ reference: String) throws -> SecretBytes {
-        let (state, column) = try read("read the secret \(reference)") { db in try self.state(db, reference) }
-        let item = try Self.presentItem(state, reference)
+        var (state, column) = try read("read the secret \(reference)") { db in try self.state(db, reference) }
+        var item = try Self.presentItem(state, reference)
         let keys = try unlockedKeys()
-        guard let sealed = try sealedBody(column ?? [], of: item) else {
+        var found = try sealedBody(column ?? [], of: item)
+        if found == nil {
+            // Another process may have stored a new version, and removed this one's keyring
+            // item, since the row was read: read the row once more.
+            (state, column) = try read("read the secret \(reference)") { db in try self.state(db, reference) }
+            let again = try Self.presentItem(state, reference)
+            if again != item {
+                item = again
+                found = try sealedBody(column ?? [], of: item)
+            }
+        }
+        guard let sealed = found else {
             throw SecretError(.authenticationFailed, "The desktop keyring no longer holds the secret \(reference) as this vault stored it.",
                               hint: "It was removed or changed there (or the keyring was reset); set the secret again.")
         }

@@ -46,7 +46,7 @@ extension SecretStore {
                     VALUES (?, ?, ?, ?, ?, NULL)
                     """, [reference, item.incarnation, item.version.clock, item.version.device, sealed])
                 try db.run("UPDATE secret_items SET availability = 'syncable', version_clock = ?, version_device = ?, sealed_body = ? WHERE reference = ?",
-                           [version.clock, version.device, try placeBody(resealed, of: syncable), reference])
+                           [version.clock, version.device, try placeBody(resealed, of: syncable, db), reference])
                 try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
                 return true
             }

@@ -32,7 +32,7 @@ extension SecretStore {
                 INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
                 VALUES (?, 'deviceOnly', 1, ?, ?, ?, ?)
                 """, [reference, pinned.incarnation, version.clock, version.device,
-                      try placeBody(try SealedBox.seal(body, key: keys.deviceKey, purpose: Self.bodyPurpose, context: Self.context(pinned)), of: pinned)])
+                      try placeBody(try SealedBox.seal(body, key: keys.deviceKey, purpose: Self.bodyPurpose, context: Self.context(pinned)), of: pinned, db)])
             try db.run("DELETE FROM migration_copies WHERE reference = ?", [reference])
             return pinned
         }

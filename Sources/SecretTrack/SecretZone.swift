@@ -69,7 +69,7 @@ public struct SecretZone: SQLiteZoneStore {
         guard envelope.incarnation >= 1 else { return keep("invalid incarnation \(envelope.incarnation)") }
         // Bytes that are not a sealed body could be a plaintext secret: never kept on disk.
         if !envelope.deleted && !Self.looksSealed(envelope.payload) { return .refused("the secret body is not a sealed body (its bytes were not kept)") }
-        let (local, item) = try localState(db, envelope, markers: markers)
+        let (local, item) = try localState(db, envelope.recordName, markers: markers)
         // A secret pinned to this device is this device's own: nothing from elsewhere replaces
         // or deletes it (its incarnation never left, so none from elsewhere is about it).
         if let item, item.pinned, item.availability == .deviceOnly { return .ignored }
@@ -91,7 +91,7 @@ public struct SecretZone: SQLiteZoneStore {
             try db.run("""
                 INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
                 VALUES (?, 'syncable', 0, ?, ?, ?, ?)
-                """, [envelope.recordName, envelope.incarnation, envelope.version.clock, envelope.version.device, try store.placeBody(envelope.payload, of: arrived)])
+                """, [envelope.recordName, envelope.incarnation, envelope.version.clock, envelope.version.device, try store.placeBody(envelope.payload, of: arrived, db)])
         }
         if pending { try Journal.discard(db, recordName: envelope.recordName) }
         return .applied
@@ -104,24 +104,21 @@ public struct SecretZone: SQLiteZoneStore {
     private func keepIfConflict(_ db: Connection, local: Envelope, item: SecretItem, losingTo winner: Envelope, pending: Bool) throws {
         guard !local.deleted, local.version.device == deviceID else { return }
         guard pending || item.availability == .deviceOnly || (winner.deleted && winner.version < local.version) else { return }
-        // A body kept outside that is not there any more has nothing left to keep.
-        guard let sealed = try store.sealedBody(local.payload, of: item) else { return }
-        try SecretStore.keepConflict(db, lost: item, sealed: sealed, winner: winner)
+        try SecretStore.keepConflict(db, lost: item, sealed: local.payload, winner: winner)
     }
 
     /// This device's state of a reference as an envelope — its body, else its newest marker —
     /// and its live item, if it has one.
-    private func localState(_ db: Connection, _ envelope: Envelope, markers: Bool) throws -> (Envelope?, SecretItem?) {
-        let reference = envelope.recordName
+    private func localState(_ db: Connection, _ reference: String, markers: Bool) throws -> (Envelope?, SecretItem?) {
         let marker = markers ? try newestMarker(db, reference) : nil
         if let (item, sealed) = try db.queryFirst(SecretStore.selectItem + " WHERE reference = ?", [reference], { (SecretStore.item($0), $0.blob(6) ?? []) }) {
             // A body of an incarnation this device saw deleted counts as deleted.
             if let marker, marker.incarnation >= item.incarnation {
                 return (Self.tombstone(reference, incarnation: marker.incarnation, version: marker.version), nil)
             }
-            // Equal versions are ordered by their bytes, so a body kept outside is fetched then.
-            let payload = SecretStore.isPlaceholder(sealed) && envelope.version == item.version ? try store.sealedBody(sealed, of: item) ?? sealed : sealed
-            return (Self.envelope(item, sealed: payload), item)
+            // A body kept outside that is no longer there counts as absent, so whatever arrives
+            // (even the same version again) restores it.
+            if let payload = try store.sealedBody(sealed, of: item) { return (Self.envelope(item, sealed: payload), item) }
         }
         return (marker.map { Self.tombstone(reference, incarnation: $0.incarnation, version: $0.version) }, nil)
     }

@@ -6,7 +6,7 @@ import XCTest
 /// `init --secret-backend keyring`: sealed bodies as items of a real gnome-keyring on a private
 /// bus, their metadata and deletion markers in `secrets.sqlite`.
 final class KeyringBackendTests: CredctlTestCase {
-    private let bodies = Keyring(schema: "org.credvault.SecretBody", attributes: ["store_id", "reference", "incarnation", "version"])
+    private let bodies = Keyring(schema: "org.credvault.SecretBody", attributes: ["device_id", "reference", "incarnation", "version"])
     private var daemon: HeadlessKeyring!
     private var desktop: CredctlRunner!
 
@@ -19,15 +19,15 @@ final class KeyringBackendTests: CredctlTestCase {
         assertStatus(try desktop.run("init", "--secret-backend", "keyring"), 0)
     }
 
-    private func storeID() throws -> String {
+    private func deviceID() throws -> String {
         let status = try JSONSerialization.jsonObject(with: Data(try desktop.run("status", "--json").stdout)) as? [String: Any]
         XCTAssertEqual(status?["secret_backend"] as? String, "keyring")
-        return try XCTUnwrap(status?["vault_id"] as? String)
+        return try XCTUnwrap(status?["device_id"] as? String)
     }
 
     /// This vault's body items: attributes without the schema, with their stored bytes.
     private func stored() throws -> [(attributes: [String: String], bytes: [UInt8])] {
-        try bodies.search(["store_id": try storeID()]).map { item in
+        try bodies.search(["device_id": try deviceID()]).map { item in
             let attributes = item.attributes.filter { $0.key != "xdg:schema" }
             let bytes = try XCTUnwrap(try bodies.lookup(attributes)).withUnsafeBytes { Array($0) }
             return (attributes, bytes)
@@ -120,7 +120,7 @@ final class KeyringBackendTests: CredctlTestCase {
             elsewhere.environment["CREDCTL_KEYRING_TIMEOUT_MS"] = "1000"
             let start = Date()
             let read = try elsewhere.run("read", "cred://host/web/password")
-            assertStatus(read, 77)
+            assertStatus(read, 69)
             XCTAssertTrue(read.stderr.contains("keeps its secrets in the desktop keyring") && read.stderr.contains(reason), read.stderr)
             XCTAssertEqual(read.stdout, [])
             XCTAssertLessThan(Date().timeIntervalSince(start), 6, "bounded")

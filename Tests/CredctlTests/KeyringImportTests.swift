@@ -51,14 +51,17 @@ final class KeyringImportTests: CredctlTestCase {
 
     func testKeyringPasswordsBecomeDeviceOnlyHostsOnceAndSyncableAfterTheNextUnlock() throws {
         try store("web-1", ["server", "web1.example.com", "user", "deploy", "protocol", "ssh"], secret: secrets[0])
-        try store("Password for root on db", ["server", "db.internal", "user", "root", "port", "2222"], secret: secrets[1])
+        try store("Password for root on db", ["server", "db.internal", "user", "root", "port", "2222", "protocol", "sftp"], secret: secrets[1])
         try store("Wi-Fi at home", ["setting-name", "802-11-wireless-security"], secret: secrets[2])
         try store("files", ["server", "nas.local", "protocol", "smb"], secret: secrets[3])
+        try store("postgres", ["server", "pg.internal", "user", "app", "port", "5432"], secret: secrets[5])
 
         // A dry run lists everything and writes nothing.
         let planned = try importing("--dry-run")
-        XCTAssertEqual(actions(planned), ["web-1": "created", "Password for root on db": "created", "Wi-Fi at home": "skipped", "files": "skipped"])
+        XCTAssertEqual(actions(planned), ["web-1": "created", "Password for root on db": "created", "Wi-Fi at home": "skipped", "files": "skipped",
+                                          "postgres": "skipped"])
         XCTAssertTrue(planned.contains { ($0["reason"] as? String)?.contains("not SSH") == true })
+        XCTAssertTrue(planned.contains { ($0["reason"] as? String)?.contains("no protocol attribute") == true }, "no protocol: not taken for SSH")
         XCTAssertEqual(try counts()["hosts"], 0)
         XCTAssertTrue(try desktop.run("import", "keyring", "--dry-run").output.contains("would create"))
 
@@ -67,24 +70,28 @@ final class KeyringImportTests: CredctlTestCase {
         XCTAssertEqual(try counts()["hosts"], 2)
         XCTAssertEqual(try counts()["device_only_secrets"], 2, "imported device-only first")
         XCTAssertEqual(try desktop.run("read", "cred://host/web-1/password").output, secrets[0])
-        XCTAssertEqual(try desktop.run("read", "cred://host/Password for root on db/password").output, secrets[1])
-        let shown = try JSONSerialization.jsonObject(with: Data(try desktop.run("host", "show", "Password for root on db", "--json").stdout)) as? [String: Any]
+        // A label with spaces gives way to user@host.
+        XCTAssertEqual(try desktop.run("read", "cred://host/root@db.internal/password").output, secrets[1])
+        let shown = try JSONSerialization.jsonObject(with: Data(try desktop.run("host", "show", "root@db.internal", "--json").stdout)) as? [String: Any]
         XCTAssertEqual(shown?["hostname"] as? String, "db.internal")
         XCTAssertEqual(shown?["port"] as? Int, 2222)
         XCTAssertEqual(shown?["user"] as? String, "root")
 
         // Twice: no duplicates. A changed keyring password does not overwrite the vault's.
         try store("web-1", ["server", "web1.example.com", "user", "deploy", "protocol", "ssh"], secret: secrets[4])
-        // A host that exists without a password gets the keyring's.
+        // A host that exists without a password gets the keyring's (an item without a protocol,
+        // picked by its attributes).
         assertStatus(try desktop.run("host", "add", "api", "--hostname", "api.example", "--user", "svc"), 0)
-        try store("api token", ["host", "api.example", "username", "svc"], secret: secrets[5])
+        try store("api token", ["host", "api.example", "username", "svc"], secret: secrets[2])
         let again = try importing()
         XCTAssertEqual(actions(again)["web-1"], "keptVaultPassword")
         XCTAssertEqual(actions(again)["Password for root on db"], "unchanged")
-        XCTAssertEqual(actions(again)["api token"], "passwordAdded")
+        XCTAssertEqual(actions(again)["api token"], "skipped")
+        XCTAssertEqual(actions(try importing("--attribute", "host=api.example", "--dry-run"))["api token"], "passwordAdded")
+        XCTAssertEqual(actions(try importing("--attribute", "host=api.example"))["api token"], "passwordAdded")
         XCTAssertEqual(try counts()["hosts"], 3)
         XCTAssertEqual(try desktop.run("read", "cred://host/web-1/password").output, secrets[0])
-        XCTAssertEqual(try desktop.run("read", "cred://host/api/password").output, secrets[5])
+        XCTAssertEqual(try desktop.run("read", "cred://host/api/password").output, secrets[2])
         XCTAssertEqual(actions(try importing()).values.filter { $0 == "created" || $0 == "passwordAdded" }.count, 0)
 
         // With a remote set, the every-unlock migration makes them syncable.
@@ -96,7 +103,7 @@ final class KeyringImportTests: CredctlTestCase {
 
     func testOnlyItemsWithTheGivenAttributesAndNoneFromALockedCollection() throws {
         try store("web-1", ["server", "web1.example.com", "user", "deploy", "protocol", "ssh"], secret: secrets[0])
-        try store("db", ["server", "db.internal", "user", "root"], secret: secrets[1])
+        try store("db", ["server", "db.internal", "user", "root", "protocol", "ssh"], secret: secrets[1])
         XCTAssertEqual(actions(try importing("--attribute", "protocol=ssh", "--attribute", "user=deploy")), ["web-1": "created"])
         XCTAssertEqual(try counts()["hosts"], 1)
 
@@ -106,8 +113,8 @@ final class KeyringImportTests: CredctlTestCase {
         XCTAssertTrue(try desktop.run("import", "keyring").output.contains("locked collection"))
         XCTAssertEqual(try counts()["hosts"], 1, "nothing from a locked collection")
 
-        let usage = try desktop.run("import", "keyring", "--attribute", "=x")
-        assertStatus(usage, 64)
+        assertStatus(try desktop.run("import", "keyring", "--attribute", "=x"), 64)
+        assertStatus(try desktop.run("import", "keyring", "--attribute", "user=a", "--attribute", "user=b"), 64)
     }
 
     func testWithoutAKeyringTheImportSaysWhyAndChangesNothing() throws {

@@ -20,7 +20,7 @@ final class SecretStoreExternalBodyTests: SecretTestCase {
         func store(_ sealed: [UInt8], for key: BodyKey) throws { try check(); items.withLock { $0[key] = sealed } }
         func load(_ key: BodyKey) throws -> [UInt8]? { try check(); return items.withLock { $0[key] } }
         func remove(_ key: BodyKey) throws { try check(); _ = items.withLock { $0.removeValue(forKey: key) } }
-        func keys(store: String) throws -> [BodyKey] { try check(); return items.withLock { Array($0.keys.filter { $0.store == store }) } }
+        func keys(device: String) throws -> [BodyKey] { try check(); return items.withLock { Array($0.keys.filter { $0.device == device }) } }
 
         var count: Int { items.withLock { $0.count } }
         var incarnations: [Int64] { items.withLock { $0.keys.map(\.incarnation).sorted() } }
@@ -45,7 +45,6 @@ final class SecretStoreExternalBodyTests: SecretTestCase {
         try store.put(try Self.secret(Array("first".utf8)), for: reference)
         XCTAssertEqual(bodies.count, 1)
         XCTAssertTrue(SecretStore.isPlaceholder(try column(reference)), "secrets.sqlite holds a placeholder, not the body")
-        XCTAssertFalse(file(databasePath, contains: bodies.items.withLock { Array($0.values.first!.suffix(32)) }))
         XCTAssertEqual(try store.read(reference), try Self.secret(Array("first".utf8)))
 
         try store.put(try Self.secret(Array("second".utf8)), for: reference)
@@ -68,8 +67,8 @@ final class SecretStoreExternalBodyTests: SecretTestCase {
         try store.put(try Self.secret(Array("kept".utf8)), for: reference)
         let stray = SecretItem(reference: Self.reference(), availability: .deviceOnly, pinned: false, incarnation: 1,
                                version: RecordVersion(clock: 1, device: Self.deviceID))
-        XCTAssertThrowsError(try store.write("fail after placing a body") { _ in
-            _ = try store.placeBody(Array("sealed bytes".utf8), of: stray)
+        XCTAssertThrowsError(try store.write("fail after placing a body") { db in
+            _ = try store.placeBody(Array("sealed bytes".utf8), of: stray, db)
             throw Abort()
         })
         XCTAssertEqual(bodies.count, 2)
@@ -138,5 +137,41 @@ final class SecretStoreExternalBodyTests: SecretTestCase {
         try sync(a)
         XCTAssertEqual(bodies.count, 0)
         assertSecretError(.deleted, try a.read(reference))
+    }
+
+    func testTwoDevicesOfOneVaultOnOneKeyringNeverTouchEachOthersBodies() throws {
+        let vaultKey = try SecretBytes.random(count: 32)
+        let a = try makeKeyringStore(path: directory + "/a.sqlite", device: "device-a", vaultKey: vaultKey)
+        let b = try makeKeyringStore(path: directory + "/b.sqlite", device: "device-b", vaultKey: vaultKey)
+        XCTAssertEqual(a.storeID, b.storeID, "the same vault")
+        try a.put(try Self.secret(Array("a's".utf8)), for: reference)
+        try b.put(try Self.secret(Array("b's".utf8)), for: reference)
+        XCTAssertEqual(try b.sweepExternalBodies(), 0)
+        XCTAssertEqual(try a.sweepExternalBodies(), 0)
+        try b.delete(reference)
+        XCTAssertEqual(try a.read(reference), try Self.secret(Array("a's".utf8)))
+        XCTAssertEqual(bodies.count, 1)
+    }
+
+    func testABodyMissingFromTheKeyringIsRestoredByTheSameVersionArrivingAgain() throws {
+        let remote = DirectoryRemote(root: directory + "/remote")
+        try FileManager.default.createDirectory(atPath: directory + "/remote", withIntermediateDirectories: true)
+        let transport = try SecretBytes.random(count: 32), vaultKey = try SecretBytes.random(count: 32)
+        let source = try SecretStore.create(at: directory + "/source.sqlite", storeID: Self.storeID, deviceID: "device-s", provider: try Self.passphrase(),
+                                            kdf: .insecureForTesting(), vaultKey: vaultKey)
+        let keyring = try makeKeyringStore(path: directory + "/k.sqlite", device: "device-k", vaultKey: vaultKey)
+        try source.put(try Self.secret(Array("kept".utf8)), for: reference, availability: .syncable)
+        try ZoneEngine(store: SecretZone(store: source), remote: remote, transportKey: transport).run()
+        try ZoneEngine(store: SecretZone(store: keyring), remote: remote, transportKey: transport).run()
+        XCTAssertEqual(try keyring.read(reference), try Self.secret(Array("kept".utf8)))
+        // The item is removed in the keyring (by hand, or a reset); the same version arrives again.
+        bodies.items.withLock { $0.removeAll() }
+        assertSecretError(.authenticationFailed, try keyring.read(reference))
+        // The source sends its whole state again (as after a rebind): the same version, again.
+        try SecretZone(store: source).requeueAll(nextSequence: try SyncTables.nextSequence(on: remote, zone: "secrets", device: "device-s"))
+        try ZoneEngine(store: SecretZone(store: source), remote: remote, transportKey: transport).run()
+        try ZoneEngine(store: SecretZone(store: keyring), remote: remote, transportKey: transport).run()
+        XCTAssertEqual(try keyring.read(reference), try Self.secret(Array("kept".utf8)), "restored")
+        XCTAssertEqual(bodies.count, 1)
     }
 }

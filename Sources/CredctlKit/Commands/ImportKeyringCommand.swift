@@ -4,7 +4,7 @@ import Keyring
 struct ImportKeyringCommand: Command {
     static let spec = CommandSpec(
         path: ["import", "keyring"],
-        overview: "Bring passwords kept in the desktop keyring in as hosts. An item becomes a host when its attributes name one: server, host or hostname; user, username or login; port; and protocol, which must be ssh, sftp or scp when given. Its password is stored device-only; once a remote is set, the next unlock makes it syncable. A host with the same host name, port and user is the same host: importing again creates no duplicates, gives a host without a password the item's, and keeps a different password the vault already holds. Lists every item found and what became of it; never prints a secret. Items of a locked collection are skipped (nothing is unlocked at the desktop).",
+        overview: "Bring passwords kept in the desktop keyring in as hosts. An item becomes a host when its attributes name an SSH host: server, host or hostname; user, username or login; port; and protocol, which must be ssh, sftp or scp (without --attribute, items with no protocol are skipped: a database or web password must not become an SSH host by accident; pick such items with --attribute). Its password is stored device-only; once a remote is set, the next unlock makes it syncable. A host with the same host name, port and user is the same host: importing again creates no duplicates, gives a host without a password the item's, and keeps a different password the vault already holds. Lists every item found and what became of it; never prints a secret, and reads the secret only of items it imports. Items of a locked collection are skipped (nothing is unlocked at the desktop). A new host is labelled with the item's label when that has no spaces, else user@host.",
         usage: ["import keyring [--attribute NAME=VALUE ...] [--dry-run] [--json]"],
         options: [.init(name: "--attribute", value: "NAME=VALUE", help: "Import only items with this attribute (repeatable; all must match).", repeatable: true),
                   .init(name: "--dry-run", value: nil, help: "List what would be imported; change nothing and open no secret.")],
@@ -22,7 +22,9 @@ struct ImportKeyringCommand: Command {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
                 throw UsageError("--attribute takes NAME=VALUE, not '\(pair)'.", command: Self.spec)
             }
-            attributes[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            let name = String(pair[..<equals])
+            guard attributes[name] == nil else { throw UsageError("--attribute \(name) was given twice; an item has one value per attribute.", command: Self.spec) }
+            attributes[name] = String(pair[pair.index(after: equals)...])
         }
         self.attributes = attributes
         dryRun = parsed.flag("--dry-run")
@@ -32,13 +34,14 @@ struct ImportKeyringCommand: Command {
         let vault = try context.openVault()
         let items: [KeyringItem]
         do {
-            items = try Keyring.searchAll(attributes, loadSecrets: !dryRun)
+            let dryRun = self.dryRun, requireProtocol = attributes.isEmpty
+            items = try Keyring.searchAll(attributes) { !dryRun && Vault.isKeyringImportCandidate($0, requireProtocol: requireProtocol) }
         } catch {
             throw CLIError(message: "The desktop keyring cannot be searched: \(error.message)",
                            hint: "Run this in the desktop session whose keyring holds the passwords.", status: ExitStatus.unavailable)
         }
         if !dryRun && !vault.isUnlocked && !items.isEmpty { try context.unlock(vault) }
-        let entries = try vault.importKeyringItems(items, dryRun: dryRun)
+        let entries = try vault.importKeyringItems(items, dryRun: dryRun, requireProtocol: attributes.isEmpty)
         if context.json {
             Output.json(.object([
                 ("dry_run", .bool(dryRun)),

@@ -3,7 +3,8 @@ import ConfigTrack
 /// The host a keyring item's attributes describe. Conventions differ between programs, so a
 /// few common names are accepted: `server`, `host` or `hostname` for the host (libsecret's
 /// network-password schema uses `server`), `user`, `username` or `login` for the user, `port`,
-/// and `protocol`, which when present must be SSH's (`ssh`, `sftp`, `scp`).
+/// and `protocol`, which must be SSH's (`ssh`, `sftp`, `scp`) — or, when the user picked the
+/// items with attributes of their own, may be absent.
 struct KeyringHostFields: Equatable {
     let hostname: String
     let port: Int
@@ -14,12 +15,15 @@ struct KeyringHostFields: Equatable {
     static let sshProtocols: Set<String> = ["ssh", "sftp", "scp"]
 
     /// The fields, or why the item does not describe an SSH host.
-    static func parse(_ attributes: [String: String]) -> Result<KeyringHostFields, Skip> {
+    static func parse(_ attributes: [String: String], requireProtocol: Bool) -> Result<KeyringHostFields, Skip> {
         guard let rawHost = hostnameAttributes.lazy.compactMap({ attributes[$0] }).first(where: { !$0.isEmpty }) else {
             return .failure(Skip("no server, host or hostname attribute"))
         }
         if let scheme = attributes["protocol"], !sshProtocols.contains(scheme.lowercased()) {
             return .failure(Skip("protocol '\(scheme)' is not SSH"))
+        }
+        if requireProtocol && attributes["protocol"] == nil {
+            return .failure(Skip("no protocol attribute saying it is SSH (choose such items with --attribute)"))
         }
         var port = 22
         if let text = attributes["port"], !text.isEmpty {

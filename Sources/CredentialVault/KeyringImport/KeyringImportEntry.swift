@@ -25,6 +25,6 @@ public struct KeyringImportEntry: Sendable, Equatable {
     /// Why it was skipped, or why the vault's password was kept.
     public let reason: String?
 
-    /// The reason given for an item whose secret could not be loaded.
+    /// The reason given for an item whose collection is locked.
     public static let lockedReason = "its keyring collection is locked"
 }
