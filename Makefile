@@ -3,8 +3,9 @@ SHELL := /bin/bash
 APT_PACKAGES := pkg-config libsodium-dev libsecret-1-dev libsqlite3-dev sqlite3 openssh-client
 # Only the tests use these: real shells for the completion scripts, groff to check the man page,
 # a real gnome-keyring on a private session bus (dbus-daemon) with secret-tool beside it, and
-# dbus-test-tool (dbus-tests) for a Secret Service that never answers.
-TEST_PACKAGES := zsh fish groff-base gnome-keyring dbus-daemon dbus-tests libsecret-tools
+# dbus-test-tool (dbus-tests) for a Secret Service that never answers, and a real sshd
+# (openssh-server; the tests run their own on 127.0.0.1 and add their account with passwd's tools).
+TEST_PACKAGES := zsh fish groff-base gnome-keyring dbus-daemon dbus-tests libsecret-tools openssh-server passwd
 
 .PHONY: deps test-deps build demo test bench man clean
 
