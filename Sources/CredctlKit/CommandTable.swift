@@ -8,7 +8,7 @@ enum CommandTable {
         ForwardAddCommand.self, ForwardListCommand.self, ForwardRemoveCommand.self,
         ResolveCommand.self, ReadCommand.self, RemoteSetCommand.self, SyncCommand.self, DeviceListCommand.self, QuarantineListCommand.self, QuarantineDiscardCommand.self,
         ConflictsListCommand.self, ConflictsRestoreCommand.self, MigrateCommand.self, SecretPinCommand.self, UnlockMethodSetCommand.self,
-        SSHCommand.self, RunCommand.self, InjectCommand.self, ImportKeyringCommand.self,
+        SSHCommand.self, RunCommand.self, InjectCommand.self, ImportKeyringCommand.self, ImportSSHConfigCommand.self, ExportSSHConfigCommand.self,
         CompletionCommand.self,
     ]}
 }

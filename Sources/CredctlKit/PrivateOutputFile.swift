@@ -6,18 +6,20 @@ import Sodium
 /// reader never sees it half-written); an existing file is replaced only when its mode is not
 /// wider than 0600, and keeps that mode. A symbolic link is not followed.
 enum PrivateOutputFile {
-    static func write(_ contents: SecretBytes, to path: String) throws {
+    /// `secret: false` (output with no secret in it) replaces an existing file whatever its mode,
+    /// and keeps that mode.
+    static func write(_ contents: SecretBytes, to path: String, secret: Bool = true) throws {
         var mode: mode_t = 0o600
         var info = stat()
         if lstat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFREG else {
                 throw CLIError.input("\(path) is not a regular file; refusing to write secrets to it.")
             }
-            guard info.st_mode & 0o177 == 0 else {
+            guard !secret || info.st_mode & 0o177 == 0 else {
                 throw CLIError.input("\(path) has mode \(String(info.st_mode & 0o777, radix: 8)), wider than 0600; refusing to write secrets to it.",
                                      hint: "chmod 600 \(path), or write to a new file.")
             }
-            mode = info.st_mode & 0o600
+            mode = secret ? info.st_mode & 0o600 : info.st_mode & 0o777
         }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         let name = path.split(separator: "/").last.map(String.init) ?? path

@@ -1,10 +1,10 @@
+import ConfigTrack
 import FoundationEssentials
-import CredentialVault
 
 /// Parses ssh's forward syntax: `[BIND:]PORT:DEST:DESTPORT` (local, remote) and `[BIND:]PORT`
 /// (dynamic). IPv6 addresses go in brackets.
-enum ForwardSpecification {
-    static func parse(_ text: String, kind: ForwardKind, hostID: UUID) throws -> PortForwardRule {
+public enum ForwardSpecification {
+    public static func parse(_ text: String, kind: ForwardKind, hostID: UUID) throws -> PortForwardRule {
         let parts = try split(text)
         func port(_ token: String) throws -> Int {
             guard let number = Int(token) else { throw VaultError(.invalidInput, "'\(CanonicalUUID.printable(token))' in the forward '\(CanonicalUUID.printable(text))' is not a port number.") }

@@ -1,0 +1,56 @@
+import ConfigTrack
+import FoundationEssentials
+
+extension Vault {
+    /// Every host as an ssh_config Host block — HostName, Port, User, ProxyJump (the jump
+    /// host's own block), forwards — so a user can leave with their hosts. No secret and no key
+    /// path is written (keys stay sealed in the vault). A label ssh could not use as a Host
+    /// name (white space, `#`, quotes, wildcards, `!`, `,`) is written with those characters
+    /// replaced by `-`, and the label itself in a comment above.
+    public func exportSSHConfig() throws(VaultError) -> String {
+        try VaultError.wrapping {
+            let hosts = try config.hosts().sorted { $0.label < $1.label }
+            let names = Self.exportNames(hosts)
+            let forwards = Dictionary(grouping: try config.forwards(forHost: nil), by: \.hostID)
+            var text = "# Hosts exported by credctl export ssh-config: no secrets and no key paths.\n"
+            for host in hosts {
+                let name = names[host.id] ?? host.label
+                text += "\n"
+                if name != host.label { text += "# credctl host: \(CanonicalUUID.printable(host.label))\n" }
+                text += "Host \(name)\n    HostName \(host.hostname)\n"
+                if host.port != 22 { text += "    Port \(host.port)\n" }
+                if let user = host.username { text += "    User \(user)\n" }
+                if let jump = host.jumpHostID.flatMap({ names[$0] }) { text += "    ProxyJump \(jump)\n" }
+                for rule in (forwards[host.id] ?? []).sorted(by: { "\($0.kind.rawValue)\($0.specification)" < "\($1.kind.rawValue)\($1.specification)" }) {
+                    text += "    " + Self.forwardLine(rule) + "\n"
+                }
+            }
+            return text
+        }
+    }
+
+    /// Host names ssh can take, unique, by host id.
+    private static func exportNames(_ hosts: [Host]) -> [UUID: String] {
+        var names: [UUID: String] = [:], used: Set<String> = []
+        for host in hosts {
+            let cleaned = String(host.label.map { " \t#\"'*?!,=".contains($0) || $0.isNewline ? "-" : $0 })
+            var name = cleaned, suffix = 2
+            while !used.insert(name.lowercased()).inserted {
+                name = "\(cleaned)-\(suffix)"
+                suffix += 1
+            }
+            names[host.id] = name
+        }
+        return names
+    }
+
+    private static func forwardLine(_ rule: PortForwardRule) -> String {
+        let bind = rule.bindAddress.map { ($0.contains(":") ? "[\($0)]" : $0) + ":" } ?? ""
+        switch rule.kind {
+        case .dynamic: return "DynamicForward \(bind)\(rule.bindPort)"
+        case .local, .remote:
+            let destination = (rule.destinationHost ?? "").contains(":") ? "[\(rule.destinationHost ?? "")]" : rule.destinationHost ?? ""
+            return (rule.kind == .local ? "LocalForward " : "RemoteForward ") + "\(bind)\(rule.bindPort) \(destination):\(rule.destinationPort ?? 0)"
+        }
+    }
+}

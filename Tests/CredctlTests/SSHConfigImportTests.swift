@@ -1,0 +1,147 @@
+import Foundation
+import XCTest
+
+/// `credctl import ssh-config` and `credctl export ssh-config` on ssh_config files written the
+/// way people write them: Includes, wildcards, Match blocks, comments, odd spacing.
+final class SSHConfigImportTests: CredctlTestCase {
+    private var home: String { directory + "/home" }
+    private var marker: String { directory + "/executed" }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try FileManager.default.createDirectory(atPath: home + "/.ssh/config.d", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        credctl.environment["HOME"] = home
+        try initVault()
+        let keygen = Process()
+        keygen.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
+        keygen.arguments = ["-q", "-t", "ed25519", "-N", "", "-C", "work", "-f", home + "/.ssh/id_work"]
+        try keygen.run()
+        keygen.waitUntilExit()
+        try write(".ssh/config", """
+            # Personal config
+            Include config.d/*.conf
+            Include ~/.ssh/missing-*
+
+            Host bastion
+                HostName bastion.example.com
+                User jump
+                Port 2200
+
+            Host web web.example
+              HostName=10.0.0.5
+            \tProxyJump   bastion
+              LocalForward 8080 localhost:80
+              IdentityFile ~/.ssh/id_work   # the work key
+              ProxyCommand touch \(marker)
+
+            Host *.internal
+              User admin
+              Port 2222
+
+            Match host db.internal exec "touch \(marker)"
+              User nobody
+
+            HOST db.internal
+              LocalCommand touch \(marker)
+              PermitLocalCommand yes
+
+            Host broken
+              Port 22x
+
+            Host *
+              User everyone
+              ServerAliveInterval 30
+            """)
+        try write(".ssh/config.d/10-extra.conf", "Host extra\n  HostName \"extra.example\"\n  DynamicForward 127.0.0.1:1080\n  RemoteForward 9000 [::1]:9001\n")
+    }
+
+    private func write(_ relative: String, _ text: String) throws {
+        try text.write(toFile: home + "/" + relative, atomically: true, encoding: .utf8)
+    }
+
+    private func importing(_ arguments: String...) throws -> [String: [String: Any]] {
+        let result = try credctl.run(["import", "ssh-config", "--json"] + arguments)
+        assertStatus(result, 0)
+        let document = try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any]
+        let hosts = try XCTUnwrap(document?["hosts"] as? [[String: Any]])
+        return Dictionary(hosts.map { ($0["name"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private func shown(_ label: String) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try credctl.run("host", "show", label, "--json").stdout)) as? [String: Any])
+    }
+
+    func testHostsKeysAndForwardsComeInOnceAndNothingIsEverRun() throws {
+        let plan = try importing("--dry-run")
+        XCTAssertEqual(plan["web"]?["action"] as? String, "created")
+        XCTAssertEqual(plan["broken"]?["action"] as? String, "skipped")
+        XCTAssertEqual(try credctl.run("host", "list", "--json").output.contains("bastion"), false, "a dry run writes nothing")
+
+        let first = try importing()
+        XCTAssertEqual(Set(first.filter { $0.value["action"] as? String == "created" }.keys), ["bastion", "web", "db.internal", "extra"])
+        XCTAssertEqual(first["*.internal"]?["action"] as? String, "skipped")
+        XCTAssertEqual(first["*"]?["action"] as? String, "skipped")
+        XCTAssertEqual(first["broken"]?["action"] as? String, "skipped")
+        XCTAssertTrue(first.keys.contains { $0.hasPrefix("host db.internal exec") }, "the Match block is listed as skipped")
+        XCTAssertTrue((first["web"]?["notes"] as? [String] ?? []).contains("ProxyCommand not imported (never run)"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "nothing from the file was executed")
+
+        let web = try shown("web")
+        XCTAssertEqual(web["hostname"] as? String, "10.0.0.5")
+        XCTAssertEqual(web["user"] as? String, "everyone", "Host * applies, first value wins")
+        XCTAssertEqual(web["auth"] as? String, "publickey")
+        XCTAssertEqual(try shown("db.internal")["port"] as? Int, 2222, "a matching pattern block's Port")
+        XCTAssertEqual(try shown("db.internal")["user"] as? String, "admin")
+        XCTAssertEqual(try shown("bastion")["port"] as? Int, 2200)
+        XCTAssertEqual(try shown("extra")["hostname"] as? String, "extra.example")
+        let resolved = try credctl.run("resolve", "web", "--json").output
+        XCTAssertTrue(resolved.contains("bastion.example.com"), "ProxyJump linked to the bastion host")
+        // The key file's bytes are sealed in the vault.
+        XCTAssertEqual(try credctl.run("read", "cred://identity/id_work/privkey").stdout, Array(try Data(contentsOf: URL(fileURLWithPath: home + "/.ssh/id_work"))))
+        let forwards = try credctl.run("forward", "list").output
+        XCTAssertTrue(forwards.contains("8080:localhost:80") && forwards.contains("127.0.0.1:1080") && forwards.contains("9000:[::1]:9001"), forwards)
+
+        // Again: nothing new. Then a changed Port updates the same host.
+        let again = try importing()
+        XCTAssertEqual(Set(again.filter { $0.value["action"] as? String == "created" || $0.value["action"] as? String == "updated" }.keys), [])
+        try write(".ssh/config.d/10-extra.conf", "Host extra\n  HostName extra.example\n  Port 2022\n")
+        XCTAssertEqual(try importing()["extra"]?["action"] as? String, "updated")
+        XCTAssertEqual(try shown("extra")["port"] as? Int, 2022)
+        XCTAssertEqual(try credctl.run("host", "list").output.components(separatedBy: "\n").filter { $0.hasPrefix("extra") }.count, 1)
+        XCTAssertEqual(try credctl.run("identity", "list").output.components(separatedBy: "\n").filter { $0.hasPrefix("id_work") }.count, 1, "the key is reused")
+    }
+
+    func testExportWritesHostBlocksWithoutSecretsThatImportBackToTheSameHosts() throws {
+        assertStatus(try credctl.run(["host", "add", "odd label", "--hostname", "odd.example", "--user", "me", "--password-stdin"], input: Array("never-exported".utf8)), 0)
+        _ = try importing()
+        let exported = try credctl.run("export", "ssh-config")
+        assertStatus(exported, 0)
+        XCTAssertFalse(exported.output.contains("never-exported"))
+        XCTAssertFalse(exported.output.contains("IdentityFile") || exported.output.contains("id_work"), "no key paths")
+        XCTAssertTrue(exported.output.contains("# credctl host: odd label\nHost odd-label\n"), exported.output)
+        XCTAssertTrue(exported.output.contains("Host web\n    HostName 10.0.0.5\n    User everyone\n    ProxyJump bastion\n    LocalForward 8080 localhost:80\n"), exported.output)
+
+        // Into a new vault, the exported file gives the same hosts.
+        let file = directory + "/exported.conf"
+        assertStatus(try credctl.run("export", "ssh-config", "-o", file), 0)
+        assertStatus(try credctl.run("export", "ssh-config", "-o", file), 65)
+        var other = CredctlRunner(vault: directory + "/other", keyFile: directory + "/other.key")
+        other.environment["HOME"] = home
+        assertStatus(try other.run("init"), 0)
+        assertStatus(try other.run("import", "ssh-config", file), 0)
+        for label in ["bastion", "web", "db.internal", "extra"] {
+            let original = try shown(label), copy = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try other.run("host", "show", label, "--json").stdout)) as? [String: Any])
+            for field in ["hostname", "port", "user"] { XCTAssertEqual("\(original[field] ?? "-")", "\(copy[field] ?? "-")", "\(label) \(field)") }
+        }
+        XCTAssertEqual(try other.run("forward", "list").output.components(separatedBy: "\n").count, try credctl.run("forward", "list").output.components(separatedBy: "\n").count)
+        XCTAssertTrue(try other.run("resolve", "web").output.contains("bastion"))
+    }
+
+    func testAFileThatCannotBeReadOrParsedIsAClearError() throws {
+        assertStatus(try credctl.run("import", "ssh-config", directory + "/nowhere"), 65)
+        try write("unterminated", "Host x\n  HostName \"oops\n")
+        let refused = try credctl.run("import", "ssh-config", home + "/unterminated")
+        assertStatus(refused, 65)
+        XCTAssertTrue(refused.stderr.contains("unterminated quote"), refused.stderr)
+    }
+}
