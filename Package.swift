@@ -35,6 +35,8 @@ let package = Package(
         .testTarget(name: "ReplicationTests", dependencies: ["Replication"]),
         .testTarget(name: "ConfigTrackTests", dependencies: ["ConfigTrack"]),
         .testTarget(name: "SecretTrackTests", dependencies: ["SecretTrack", "Sodium"]),
+        .testTarget(name: "LaunchTests", dependencies: ["Launch", "Sodium"]),
+        .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
         .testTarget(name: "CredentialVaultTests", dependencies: ["CredentialVault", "ConfigTrack", "SecretTrack", "SQLite", "Replication"]),
         .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium"]),
     ]

@@ -1,0 +1,30 @@
+@testable import SSHConfig
+import XCTest
+
+final class SSHConfigParsingTests: XCTestCase {
+    private func line(_ text: String) throws -> SSHConfigLine? { try SSHConfigLine(Substring(text), location: "test:1") }
+
+    func testKeywordsAndArgumentsAreReadAsSshReadsThem() throws {
+        XCTAssertNil(try line("   # a comment"))
+        XCTAssertNil(try line("\t  "))
+        XCTAssertEqual(try line("HostName=10.0.0.5")?.arguments, ["10.0.0.5"])
+        XCTAssertEqual(try line("  Port = 2222")?.arguments, ["2222"])
+        XCTAssertEqual(try line("\tLocalForward\t8080   localhost:80  # web")?.arguments, ["8080", "localhost:80"])
+        XCTAssertEqual(try line("IdentityFile \"~/My Keys/id\"")?.arguments, ["~/My Keys/id"])
+        XCTAssertEqual(try line("USER Deploy")?.keyword, "user")
+        XCTAssertThrowsError(try line("HostName \"open"))
+    }
+
+    func testHostPatternsMatchLikeSsh() {
+        XCTAssertTrue(SSHPattern.matches("*.internal", "db.INTERNAL"))
+        XCTAssertFalse(SSHPattern.matches("*.internal", "internal"))
+        XCTAssertTrue(SSHPattern.matches("web-?", "web-1"))
+        XCTAssertFalse(SSHPattern.matches("web-?", "web-10"))
+        var block = SSHConfigBlock(kind: .host, patterns: ["*.example", "!secret.example"], location: "t")
+        block.lines = []
+        XCTAssertTrue(block.applies(to: "a.example"))
+        XCTAssertFalse(block.applies(to: "secret.example"))
+        XCTAssertEqual(SSHConfigBlock(kind: .host, patterns: ["web", "*.web", "!x", "web2"], location: "t").concreteNames, ["web", "web2"])
+        XCTAssertFalse(SSHConfigBlock(kind: .match, patterns: ["all"], location: "t").applies(to: "web"))
+    }
+}
