@@ -13,13 +13,19 @@ final class KeyringUnlockTests: CredctlTestCase {
         return runner
     }
 
-    func testAVaultUnlocksFromTheKeyringAndFallsBackToItsKeyFile() throws {
+    /// A vault with a key file and a keyring slot in a fresh gnome-keyring, holding host 'web'.
+    private func vaultUnlockingWithKeyring(password: String) throws -> (HeadlessKeyring, CredctlRunner) {
         let daemon = try HeadlessKeyring(provider: .gnomeKeyring)
         var setup = credctl!
         setup.environment.merge(daemon.environment) { $1 }
         assertStatus(try setup.run("init"), 0)
-        assertStatus(try setup.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("from-the-vault".utf8)), 0)
+        assertStatus(try setup.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array(password.utf8)), 0)
         assertStatus(try setup.run("unlock-method", "set", "keyring"), 0)
+        return (daemon, setup)
+    }
+
+    func testAVaultUnlocksFromTheKeyringAndFallsBackToItsKeyFile() throws {
+        let (daemon, setup) = try vaultUnlockingWithKeyring(password: "from-the-vault")
         XCTAssertTrue(try setup.run("status").output.contains("unlocks with keyfile, keyring"))
 
         // In the desktop session: no key file, no prompt, the keyring opens it.
@@ -68,12 +74,7 @@ final class KeyringUnlockTests: CredctlTestCase {
     }
 
     func testAProviderThatNeverAnswersIsCutOffAndTheVaultKeepsItsKeyFile() throws {
-        let daemon = try HeadlessKeyring(provider: .gnomeKeyring)
-        var setup = credctl!
-        setup.environment.merge(daemon.environment) { $1 }
-        assertStatus(try setup.run("init"), 0)
-        assertStatus(try setup.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("still-here".utf8)), 0)
-        assertStatus(try setup.run("unlock-method", "set", "keyring"), 0)
+        let (daemon, _) = try vaultUnlockingWithKeyring(password: "still-here")
 
         // The Secret Service name is owned by a process that takes every call and never answers.
         let silent = try HeadlessKeyring(provider: .silent)
