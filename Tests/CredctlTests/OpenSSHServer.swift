@@ -77,7 +77,8 @@ final class OpenSSHServer {
         FixtureProcesses.unregister(daemon)
     }
 
-    private static func spawn(_ words: [String]) throws -> pid_t {
+    /// Starts a daemon in the foreground with no inherited descriptors but /dev/null.
+    static func spawn(_ words: [String]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

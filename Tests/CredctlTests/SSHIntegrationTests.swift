@@ -43,7 +43,8 @@ final class SSHIntegrationTests: CredctlTestCase {
     private var secrets: [String] { [server.password, rsaPassphrase] + keyMaterial }
 
     private func ssh(_ label: String, _ words: String...) throws -> CredctlRunner.Result {
-        try desktop.run(["ssh", label, "--", "-F", server.clientConfig] + words)
+        let lifetime = desktop.environment["SSH_AUTH_SOCK"] == nil ? [] : ["--agent-lifetime", "60"]
+        return try desktop.run(["ssh", label] + lifetime + ["--", "-F", server.clientConfig] + words)
     }
 
     func testPasswordKeyAndEncryptedKeyWithItsPassphraseEachRunARemoteCommand() throws {
@@ -120,6 +121,30 @@ final class SSHIntegrationTests: CredctlTestCase {
         session.waitUntilExit()
         XCTAssertEqual(session.terminationStatus, 0)
         XCTAssertEqual(try leftovers(), [])
+    }
+
+    func testWithAnAgentLifetimeTheKeyGoesToTheRunningAgent() throws {
+        let socket = directory + "/runtime/user-agent.sock"
+        let agent = try OpenSSHServer.spawn(["/usr/bin/ssh-agent", "-D", "-a", socket])
+        FixtureProcesses.register(agent)
+        defer {
+            kill(agent, SIGTERM)
+            var status: Int32 = 0
+            waitpid(agent, &status, 0)
+            FixtureProcesses.unregister(agent)
+        }
+        for _ in 0..<200 where access(socket, F_OK) != 0 { usleep(10_000) }
+        desktop.environment["SSH_AUTH_SOCK"] = socket
+        let result = try ssh("rsa", "-o", "PasswordAuthentication=no", "echo", "via the running agent")
+        assertStatus(result, 0)
+        XCTAssertEqual(result.output, "via the running agent\n")
+        // The key stays in the user's agent (for its lifetime); no private agent was started.
+        let listed = try OpenSSHServer.run("/usr/bin/env", ["SSH_AUTH_SOCK=\(socket)", "/usr/bin/ssh-add", "-l"])
+        XCTAssertTrue(listed.contains("(RSA)"), listed)
+        XCTAssertEqual(try leftovers(), [])
+        // Without a running agent, --agent-lifetime is refused before ssh starts.
+        desktop.environment["SSH_AUTH_SOCK"] = nil
+        assertStatus(try desktop.run("ssh", "rsa", "--agent-lifetime", "60", "--", "true"), 69)
     }
 
     /// Private agents and askpass sockets left behind in the runtime directory.
