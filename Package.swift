@@ -24,7 +24,9 @@ let package = Package(
         .target(name: "ConfigTrack", dependencies: ["SQLite", "Replication"]),
         .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication"]),
         .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Sodium", "Keyring", "SSHConfig"]),
-        .target(name: "Launch", dependencies: ["Sodium"]),
+        // Two GNU calls Glibc's Swift module does not export.
+        .target(name: "CPosix"),
+        .target(name: "Launch", dependencies: ["Sodium", "CPosix"]),
         .target(name: "SSHConfig"),
         .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),

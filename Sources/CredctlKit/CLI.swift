@@ -9,8 +9,10 @@ public enum CLI {
         // Every file this process creates is private to the user.
         umask(0o077)
         Output.secureStandardDescriptors()
-        // Run by ssh or ssh-add as the askpass program of a `credctl ssh`.
-        if let socket = environment[AskpassServer.socketVariable], let token = environment[AskpassServer.tokenVariable], arguments.count <= 1 {
+        // Run by ssh or ssh-add as the askpass program of a `credctl ssh`: one argument, the
+        // prompt — never a command or option of credctl's own (a LocalCommand may run one).
+        if let socket = environment[AskpassServer.socketVariable], let token = environment[AskpassServer.tokenVariable],
+           arguments.count <= 1, !(arguments.first.map(isOwnWord) ?? false) {
             return AskpassClient.run(prompt: arguments.first ?? "", socket: socket, token: token, environment: environment)
         }
         let status = run(arguments, environment: environment)
@@ -53,6 +55,10 @@ public enum CLI {
             report(error.message, hint: error.hint)
             return ExitStatus.status(for: error.code)
         }
+    }
+
+    private static func isOwnWord(_ word: String) -> Bool {
+        word.hasPrefix("-") || word == "help" || CommandTable.all.contains { $0.spec.path.first == word }
     }
 
     private static func report(_ message: String, hint: String?) {

@@ -6,12 +6,25 @@ import Sodium
 /// reader never sees it half-written); an existing file is replaced only when its mode is not
 /// wider than 0600, and keeps that mode. A symbolic link is not followed.
 enum PrivateOutputFile {
+    /// Standard output redirected to a regular file (`> file`) gets the same rule: a file others
+    /// can read is refused before anything is written.
+    static func checkStandardOutput() throws {
+        var info = stat()
+        guard fstat(1, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o177 != 0 else { return }
+        throw CLIError.input("Standard output is a file with mode \(String(info.st_mode & 0o777, radix: 8)), wider than 0600; refusing to write secrets to it.",
+                             hint: "Use -o FILE (created 0600), or chmod 600 the file first.")
+    }
+
     /// `secret: false` (output with no secret in it) replaces an existing file whatever its mode,
-    /// and keeps that mode.
-    static func write(_ contents: SecretBytes, to path: String, secret: Bool = true) throws {
+    /// and keeps that mode. With `replace: false`, an existing file is never replaced (even one
+    /// created while this runs). An existing file keeps its owner and group.
+    static func write(_ contents: SecretBytes, to path: String, secret: Bool = true, replace: Bool = true) throws {
         var mode: mode_t = 0o600
+        var owner: (uid_t, gid_t)?
         var info = stat()
         if lstat(path, &info) == 0 {
+            guard replace else { throw CLIError.input("\(path) exists; refusing to replace it.", hint: "Choose another file, or add --force.") }
+            owner = (info.st_uid, info.st_gid)
             guard (info.st_mode & S_IFMT) == S_IFREG else {
                 throw CLIError.input("\(path) is not a regular file; refusing to write secrets to it.")
             }
@@ -35,9 +48,12 @@ enum PrivateOutputFile {
                 written += n
             }
         }
-        let finished = written == contents.count && fchmod(fd, mode) == 0 && fsync(fd) == 0
+        let owned = owner.map { fchown(fd, $0.0, $0.1) == 0 } ?? true
+        let finished = written == contents.count && owned && fchmod(fd, mode) == 0 && fsync(fd) == 0
         close(fd)
-        guard finished, rename(temporary, path) == 0 else {
+        // Without `replace`, link(2) fails if the name exists by now; rename would overwrite it.
+        let placed = finished && (replace ? rename(temporary, path) == 0 : link(temporary, path) == 0 && unlink(temporary) == 0)
+        guard placed else {
             unlink(temporary)
             throw CLIError(message: "Unable to write \(path) (\(String(cString: strerror(errno)))).", hint: nil, status: ExitStatus.failure)
         }

@@ -22,6 +22,13 @@ final class SSHSession {
             }
             if !plan.keys.isEmpty {
                 let agent: SSHAgent
+                // ssh has one agent for every hop: a hop that uses the user's agent needs the
+                // vault's keys there too (for a while), not in a private agent.
+                var agentLifetime = agentLifetime
+                if agentLifetime == nil, plan.usesUserAgent, let socket = context.environment["SSH_AUTH_SOCK"], !socket.isEmpty {
+                    agentLifetime = Self.sharedAgentLifetime
+                    Output.err("credctl: a host on this connection uses your ssh-agent, so the vault's keys are added to it for \(Self.sharedAgentLifetime) seconds.\n")
+                }
                 if let agentLifetime {
                     guard let socket = context.environment["SSH_AUTH_SOCK"], !socket.isEmpty else {
                         throw CLIError(message: "--agent-lifetime needs a running ssh-agent, and SSH_AUTH_SOCK is not set.",
@@ -48,6 +55,9 @@ final class SSHSession {
             throw error
         }
     }
+
+    /// How long the vault's keys stay in the user's agent when a hop needs that agent anyway.
+    static let sharedAgentLifetime = 600
 
     func stop() {
         agent?.stop()

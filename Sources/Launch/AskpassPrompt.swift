@@ -9,7 +9,8 @@ public enum AskpassPrompt: Sendable, Equatable {
     public func matches(_ prompt: String) -> Bool {
         switch self {
         case .password(let user, let host):
-            let account = "\(user)@\(host)"
+            // ssh prints the host name lowercased.
+            let account = "\(user)@\(host.lowercased())"
             return prompt.hasPrefix("\(account)'s password:") || prompt.hasPrefix("(\(account)) ") && prompt.lowercased().contains("password")
         case .keyPassphrase:
             return prompt.hasPrefix("Enter passphrase for (stdin)")

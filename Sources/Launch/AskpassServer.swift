@@ -1,3 +1,4 @@
+import CPosix
 import Dispatch
 import Glibc
 import Sodium
@@ -8,8 +9,10 @@ import Synchronization
 /// `CREDCTL_ASKPASS_TOKEN`) and runs `credctl` as its `SSH_ASKPASS`, which asks here.
 ///
 /// The socket lives in a fresh 0700 directory and accepts only this user (`SO_PEERCRED`). Each
-/// secret answers one prompt it matches, once: a second attempt (a wrong stored password)
-/// goes to the user's terminal instead. `stop()` removes the socket and its directory.
+/// secret answers the first prompt it matches, once. Any later prompt matching an answer
+/// already given (a wrong stored password, or a server asking again on purpose) goes to the
+/// user's terminal, never to the next stored secret with the same prompt. `stop()` removes the
+/// socket and its directory.
 public final class AskpassServer: @unchecked Sendable {
     public static let socketVariable = "CREDCTL_ASKPASS_SOCKET"
     public static let tokenVariable = "CREDCTL_ASKPASS_TOKEN"
@@ -80,12 +83,11 @@ public final class AskpassServer: @unchecked Sendable {
     private func serve() {
         defer { done.signal() }
         while true {
-            let connection = accept(listener, nil, nil)
+            let connection = cposix_accept_cloexec(listener)
             if connection < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
-            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             answer(connection)
             close(connection)
         }
@@ -112,7 +114,8 @@ public final class AskpassServer: @unchecked Sendable {
         let prompt = String(decoding: request[(newline + 1)...], as: UTF8.self)
         let outcome: (AskpassReply, SecretBytes?) = grants.withLock { grants in
             guard var list = grants[token] else { return (.refused, nil) }
-            guard let index = list.firstIndex(where: { !$0.used && $0.prompt.matches(prompt) }) else { return (.askTerminal, nil) }
+            let matching = list.indices.filter { list[$0].prompt.matches(prompt) }
+            guard let index = matching.first, !list[index].used else { return (.askTerminal, nil) }
             list[index].used = true
             grants[token] = list
             return (.answer, list[index].secret)

@@ -1,3 +1,4 @@
+import CPosix
 import Glibc
 import Sodium
 
@@ -16,9 +17,8 @@ public struct ChildProcess: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         var fds: [Int32] = [-1, -1]
         if input != nil {
-            guard pipe(&fds) == 0 else { throw LaunchError("Cannot create a pipe (\(String(cString: strerror(errno)))).") }
             // Neither end may leak into other children; the child's standard input is a dup2 copy.
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            guard cposix_pipe_cloexec(&fds) == 0 else { throw LaunchError("Cannot create a pipe (\(String(cString: strerror(errno)))).") }
             posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
         }
         if silent {
@@ -46,6 +46,9 @@ public struct ChildProcess: Sendable {
             throw LaunchError("Cannot run \(executable): \(String(cString: strerror(code))).", status: code == ENOENT ? 127 : 126)
         }
         if let input {
+            // A child that exits before reading everything must not kill this process.
+            let previous = signal(SIGPIPE, SIG_IGN)
+            defer { signal(SIGPIPE, previous) }
             input.withUnsafeBytes { buffer in
                 var offset = 0
                 while offset < buffer.count {
@@ -60,11 +63,20 @@ public struct ChildProcess: Sendable {
         return ChildProcess(pid: pid)
     }
 
-    /// Waits for the child; its exit status, or 128 plus the signal that ended it.
-    public func wait() -> Int32 {
+    /// Waits for the child; its exit status, or 128 plus the signal that ended it. With
+    /// `followingStops`, a child stopped from the terminal (Ctrl-Z) stops this process too, so
+    /// the shell gets the terminal back; when this process is continued, so is the child.
+    public func wait(followingStops: Bool = false) -> Int32 {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { return 1 }
+        while true {
+            if waitpid(pid, &status, followingStops ? WUNTRACED : 0) < 0 {
+                guard errno == EINTR else { return 1 }
+                continue
+            }
+            // WIFSTOPPED: the low byte is 0x7F.
+            guard status & 0xFF == 0x7F else { break }
+            kill(getpid(), SIGSTOP)
+            kill(pid, SIGCONT)
         }
         let signal = status & 0x7F
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal

@@ -5,10 +5,10 @@
 /// are given as `-o Keyword=value`, which ssh applies only when nothing earlier on the command
 /// line set them, so the user's own `-p`, `-l`, `-J` or `-o` always win.
 public struct SSHCommandLine: Equatable, Sendable {
-    /// Options of ssh (9.x) that take an argument.
-    static let optionsWithArgument = Set("bceilmopBDEFIJLOPQRSwW")
+    /// Options of ssh (OpenSSH 9.2's getopt string) that take an argument.
+    static let optionsWithArgument = Set("bceilmopBDEFIJLOQRSwW")
     /// Options of ssh that take none.
-    static let flags = Set("1246afgkmnqstvxyACGKMNTVXY")
+    static let flags = Set("1246afgknqstvxyACGKMNPTVXY")
 
     public struct Target: Equatable, Sendable {
         public let hostname: String

@@ -1,7 +1,9 @@
 import Glibc
 
-/// An ssh_config file with its `Include`s expanded in place (as ssh reads them: an included
-/// file's lines belong where the Include is), then split into blocks.
+/// An ssh_config file split into blocks, its `Include`s followed as ssh follows them: an
+/// included file's first lines belong to the block the Include is in, its Host blocks apply only
+/// within that block's Host patterns (never within a Match), and the enclosing block goes on
+/// after the Include.
 public struct SSHConfigFile: Sendable {
     /// The settings before the first Host or Match, then one block per Host or Match line.
     public let blocks: [SSHConfigBlock]
@@ -12,36 +14,50 @@ public struct SSHConfigFile: Sendable {
 
     /// Reads `path`. Relative Include paths are taken from `~/.ssh` (`home` is `~`).
     public init(path: String, home: String) throws {
-        var missing: [String] = []
-        let lines = try Self.lines(of: path, home: home, depth: 0, missing: &missing)
-        var blocks = [SSHConfigBlock(kind: .global, patterns: [], location: path)]
-        for line in lines {
-            switch line.keyword {
-            case "host": blocks.append(SSHConfigBlock(kind: .host, patterns: line.arguments, location: line.location))
-            case "match": blocks.append(SSHConfigBlock(kind: .match, patterns: line.arguments, location: line.location))
-            default: blocks[blocks.count - 1].lines.append(line)
-            }
-        }
-        self.blocks = blocks
-        missingIncludes = missing
+        var reader = Reader(home: home, blocks: [SSHConfigBlock(kind: .global, patterns: [], location: path)])
+        try reader.read(path, depth: 0)
+        blocks = reader.blocks
+        missingIncludes = reader.missing
     }
 
-    private static func lines(of path: String, home: String, depth: Int, missing: inout [String]) throws -> [SSHConfigLine] {
-        guard depth <= includeDepthLimit else { throw SSHConfigError("\(path): Include nested more than \(includeDepthLimit) deep.") }
-        guard let text = readText(path) else { throw SSHConfigError("Cannot read \(path).") }
-        var result: [SSHConfigLine] = []
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            guard let line = try SSHConfigLine(raw, location: "\(path):\(number + 1)") else { continue }
-            guard line.keyword == "include" else { result.append(line); continue }
-            for pattern in line.arguments {
-                let expanded = pattern.hasPrefix("~/") ? home + pattern.dropFirst() : pattern
-                let absolute = expanded.hasPrefix("/") ? expanded : home + "/.ssh/" + expanded
-                let files = glob(absolute)
-                if files.isEmpty { missing.append(pattern) }
-                for file in files { result += try lines(of: file, home: home, depth: depth + 1, missing: &missing) }
+    private struct Reader {
+        let home: String
+        var blocks: [SSHConfigBlock]
+        var missing: [String] = []
+        var guards: [[String]] = []
+        var inert = false
+
+        mutating func read(_ path: String, depth: Int) throws {
+            guard depth <= includeDepthLimit else { throw SSHConfigError("\(path): Include nested more than \(includeDepthLimit) deep.") }
+            guard let text = readText(path) else { throw SSHConfigError("Cannot read \(path).") }
+            for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                guard let line = try SSHConfigLine(raw, location: "\(path):\(number + 1)") else { continue }
+                switch line.keyword {
+                case "host": blocks.append(SSHConfigBlock(kind: .host, patterns: line.arguments, location: line.location, guards: guards, inert: inert))
+                case "match": blocks.append(SSHConfigBlock(kind: .match, patterns: line.arguments, location: line.location, guards: guards, inert: inert))
+                case "include": try include(line, depth: depth)
+                default: blocks[blocks.count - 1].lines.append(line)
+                }
             }
         }
-        return result
+
+        private mutating func include(_ line: SSHConfigLine, depth: Int) throws {
+            let enclosing = blocks[blocks.count - 1]
+            let saved = (guards, inert)
+            if enclosing.kind == .host { guards = enclosing.guards + [enclosing.patterns] }
+            if enclosing.kind == .match { inert = true }
+            for pattern in line.arguments {
+                let expanded = pattern.hasPrefix("~/") ? home + pattern.dropFirst() : pattern
+                let files = glob(expanded.hasPrefix("/") ? expanded : home + "/.ssh/" + expanded)
+                if files.isEmpty { missing.append(pattern) }
+                for file in files {
+                    blocks.append(enclosing.continuation(at: file))
+                    try read(file, depth: depth + 1)
+                }
+            }
+            (guards, inert) = saved
+            blocks.append(enclosing.continuation(at: line.location))
+        }
     }
 
     static func readText(_ path: String) -> String? {

@@ -1,5 +1,6 @@
 /// One directive of an ssh_config file: `Keyword arguments…` or `Keyword=arguments…`, with
-/// double quotes grouping words and an unquoted `#` word ending the line, as ssh reads it.
+/// single or double quotes grouping words, a backslash escaping a quote, a backslash or (outside
+/// quotes) a space, and an unquoted `#` word ending the line, as ssh reads it.
 public struct SSHConfigLine: Sendable, Equatable {
     /// The keyword, lowercased (ssh's keywords are case-insensitive).
     public let keyword: String
@@ -21,17 +22,28 @@ public struct SSHConfigLine: Sendable, Equatable {
 
     private static func words(_ text: Substring, location: String) throws -> [String] {
         var words: [String] = []
-        var current = "", inWord = false, quoted = false
-        for character in text {
-            if quoted {
-                if character == "\"" { quoted = false } else { current.append(character) }
+        var current = "", inWord = false
+        var quote: Character?
+        var characters = text.makeIterator()
+        while let character = characters.next() {
+            if character == "\\" {
+                var lookahead = characters
+                if let next = lookahead.next(), next == "\"" || next == "'" || next == "\\" || (quote == nil && (next == " " || next == "\t")) {
+                    current.append(next)
+                    inWord = true
+                    characters = lookahead
+                    continue
+                }
+            }
+            if let open = quote {
+                if character == open { quote = nil } else { current.append(character) }
                 continue
             }
             switch character {
             case " ", "\t", "\r":
                 if inWord { words.append(current); current = ""; inWord = false }
-            case "\"":
-                quoted = true
+            case "\"", "'":
+                quote = character
                 inWord = true
             case "#" where !inWord:
                 return words
@@ -40,7 +52,7 @@ public struct SSHConfigLine: Sendable, Equatable {
                 inWord = true
             }
         }
-        guard !quoted else { throw SSHConfigError("\(location): unterminated quote.") }
+        guard quote == nil else { throw SSHConfigError("\(location): unterminated quote.") }
         if inWord { words.append(current) }
         return words
     }

@@ -17,6 +17,11 @@ final class KeyringImportTests: CredctlTestCase {
         try initVault()
     }
 
+    override func tearDownWithError() throws {
+        daemon = nil  // its bus and gnome-keyring stop now
+        try super.tearDownWithError()
+    }
+
     /// `secret-tool store --label=LABEL ATTRIBUTE VALUE …` with `secret` on standard input.
     private func store(_ label: String, _ attributes: [String], secret: String) throws {
         let tool = Process()

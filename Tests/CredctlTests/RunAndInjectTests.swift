@@ -93,4 +93,27 @@ final class RunAndInjectTests: TwoDeviceTestCase {
         assertStatus(try b.run("inject", "-i", template, "-o", fresh), 0)
         XCTAssertEqual(try String(contentsOfFile: fresh, encoding: .utf8), "pw=\(secret)\n")
     }
+
+    func testInjectRefusesAWideFileOnStandardOutputAndKeepsAReplacedFilesOwner() throws {
+        let template = try write("pw={{ cred://host/db/password }}\n", to: "t.tpl")
+        let wide = try write("", to: "wide.out", mode: 0o644)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "\"$0\" inject -i \"$1\" > \"$2\"", CredctlRunner.binary, template, wide]
+        shell.environment = a.environment
+        shell.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try shell.run()
+        shell.waitUntilExit()
+        XCTAssertEqual(shell.terminationStatus, 65)
+        XCTAssertEqual(try String(contentsOfFile: wide, encoding: .utf8), "", "nothing written into a file others can read")
+
+        // A 0600 file of another user (a service's) is replaced with its owner kept.
+        let owned = try write("old", to: "service.conf")
+        XCTAssertEqual(chown(owned, 65534, 65534), 0)
+        assertStatus(try a.run("inject", "-i", template, "-o", owned), 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: owned)
+        XCTAssertEqual((attributes[.ownerAccountID] as? NSNumber)?.intValue, 65534)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        XCTAssertEqual(try String(contentsOfFile: owned, encoding: .utf8), "pw=\(secret)\n")
+    }
 }

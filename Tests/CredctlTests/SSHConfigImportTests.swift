@@ -144,4 +144,60 @@ final class SSHConfigImportTests: CredctlTestCase {
         assertStatus(refused, 65)
         XCTAssertTrue(refused.stderr.contains("unterminated quote"), refused.stderr)
     }
+
+    func testIncludesInsideAHostQuotesJumpsWithOtherSettingsAndRemovalsFollowSsh() throws {
+        try write(".ssh/nested", """
+            Host main
+              Include ~/.ssh/inner.conf
+              Port 2201
+            Host 'quoted'
+              HostName quoted.example
+              IdentityFile '~/.ssh/id_work'
+            Host behind
+              HostName behind.example
+              ProxyJump ops@main:2201
+            Host behind2
+              HostName behind2.example
+              ProxyJump main:2201
+            """)
+        try write(".ssh/inner.conf", "  User alice\nHost other\n  HostName other.example\n")
+        let first = try importing(home + "/.ssh/nested")
+        XCTAssertEqual(try shown("main")["user"] as? String, "alice", "the included line belongs to Host main")
+        XCTAssertEqual(try shown("main")["port"] as? Int, 2201, "and Host main goes on after the Include")
+        XCTAssertNil(first["other"].flatMap { $0["action"] as? String == "created" ? $0 : nil }, "ssh never configures 'other' on its own")
+        XCTAssertTrue(try credctl.run("host", "show", "other").status != 0)
+        XCTAssertEqual(try shown("quoted")["auth"] as? String, "publickey", "a single-quoted IdentityFile")
+        XCTAssertTrue((first["behind"]?["notes"] as? [String] ?? []).contains { $0.contains("not linked") }, "ops@ is not how main logs in")
+        XCTAssertFalse(try credctl.run("resolve", "behind").output.contains("Jump"))
+        XCTAssertTrue(try credctl.run("resolve", "behind2").output.contains("main"), "main:2201 is main's own port")
+
+        // The file decides User and ProxyJump: removed there, removed here.
+        try write(".ssh/inner.conf", "Port 2201\n")
+        try write(".ssh/nested", "Host main\n  Include ~/.ssh/inner.conf\nHost behind2\n  HostName behind2.example\n")
+        let again = try importing(home + "/.ssh/nested")
+        XCTAssertEqual(again["main"]?["action"] as? String, "updated")
+        XCTAssertNil(try shown("main")["user"] as? String)
+        XCTAssertFalse(try credctl.run("resolve", "behind2").output.contains("main"))
+    }
+
+    func testTheExportedFileIsReadBySshItself() throws {
+        assertStatus(try credctl.run("host", "add", "quote", "--hostname", "fe80::1%eth0", "--user", "o'brien"), 0)
+        assertStatus(try credctl.run("host", "add", "spaced label", "--hostname", "s.example", "--user", "me"), 0)
+        let file = directory + "/exported.conf"
+        assertStatus(try credctl.run("export", "ssh-config", "-o", file), 0)
+        for (alias, hostname, user) in [("quote", "fe80::1%eth0", "o'brien"), ("spaced-label", "s.example", "me")] {
+            let ssh = Process()
+            ssh.executableURL = URL(fileURLWithPath: "/usr/bin/ssh")
+            ssh.arguments = ["-G", "-F", file, alias]
+            let output = Pipe()
+            ssh.standardOutput = output
+            ssh.standardError = FileHandle(forWritingAtPath: "/dev/null")
+            try ssh.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            ssh.waitUntilExit()
+            XCTAssertEqual(ssh.terminationStatus, 0, "ssh -G refused the exported file")
+            XCTAssertTrue(text.contains("\nhostname \(hostname)\n"), text)
+            XCTAssertTrue(text.hasPrefix("user \(user)\n") || text.contains("\nuser \(user)\n"), text)
+        }
+    }
 }

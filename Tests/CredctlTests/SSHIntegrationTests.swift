@@ -40,6 +40,11 @@ final class SSHIntegrationTests: CredctlTestCase {
         assertStatus(try desktop.run("host", "add", "rsa", "--hostname", "127.0.0.1", "--port", port, "--user", user, "--auth", "publickey", "--identity", "rsa"), 0)
     }
 
+    override func tearDownWithError() throws {
+        server = nil  // sshd stops now, not when XCTest lets go of this test case at exit
+        try super.tearDownWithError()
+    }
+
     private var secrets: [String] { [server.password, rsaPassphrase] + keyMaterial }
 
     private func ssh(_ label: String, _ words: String...) throws -> CredctlRunner.Result {
@@ -145,6 +150,32 @@ final class SSHIntegrationTests: CredctlTestCase {
         // Without a running agent, --agent-lifetime is refused before ssh starts.
         desktop.environment["SSH_AUTH_SOCK"] = nil
         assertStatus(try desktop.run("ssh", "rsa", "--agent-lifetime", "60", "--", "true"), 69)
+    }
+
+    func testTerminatingCredctlStopsSshAndItsPrivateAgent() throws {
+        let session = Process()
+        session.executableURL = URL(fileURLWithPath: CredctlRunner.binary)
+        session.arguments = ["ssh", "rsa", "--", "-F", server.clientConfig, "sleep", "30"]
+        session.environment = desktop.environment
+        session.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        session.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try session.run()
+        func agents() throws -> [ProcessTable.Entry] {
+            try ProcessTable.snapshot().filter { $0.arguments.first == "ssh-agent" && $0.commandLine.contains(directory + "/runtime") }
+        }
+        var connected = false
+        for _ in 0..<200 where !connected {
+            connected = try ProcessTable.snapshot().contains { $0.arguments.first == "ssh" && $0.arguments.contains("sleep") } && !(try agents().isEmpty)
+            if !connected { usleep(50_000) }
+        }
+        XCTAssertTrue(connected)
+        usleep(500_000)
+        kill(session.processIdentifier, SIGTERM)
+        session.waitUntilExit()
+        // ssh catches SIGTERM and exits 255 ("Killed by signal 15"); credctl ends with its status.
+        XCTAssertEqual(session.terminationStatus, 255, "ssh was passed the signal and ended")
+        XCTAssertEqual(try agents().count, 0, "the private agent, and the key in it, are gone")
+        XCTAssertEqual(try leftovers(), [])
     }
 
     /// Private agents and askpass sockets left behind in the runtime directory.

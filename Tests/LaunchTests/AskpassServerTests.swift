@@ -54,6 +54,13 @@ final class AskpassServerTests: XCTestCase {
         XCTAssertEqual(ask(server, token: token, prompt: "u@h's password: ").0, .askTerminal, "used once")
         XCTAssertEqual(ask(server, token: other, prompt: "Enter passphrase for (stdin): ").1, "phrase")
 
+        // Two secrets for one prompt text (two hops with the same account): the second prompt
+        // goes to the terminal, never to the other secret.
+        let twice = try server.grant([(.password(user: "u", host: "gw"), try SecretBytes(utf8: "jump")),
+                                      (.password(user: "u", host: "gw"), try SecretBytes(utf8: "target"))])
+        XCTAssertEqual(ask(server, token: twice, prompt: "u@gw's password: ").1, "jump")
+        XCTAssertEqual(ask(server, token: twice, prompt: "u@gw's password: ").0, .askTerminal)
+
         let path = server.socketPath
         server.stop()
         XCTAssertNotEqual(access(path, F_OK), 0, "the socket is gone")

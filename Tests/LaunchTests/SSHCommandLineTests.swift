@@ -13,6 +13,9 @@ final class SSHCommandLineTests: XCTestCase {
                                                      "-o", "ProxyJump=jump@[::1]:2200", "-L", "8080:localhost:80", "--", "web.internal", "ls", "-la", "/tmp"])
         XCTAssertEqual(try SSHCommandLine(userWords: ["-t", "--", "-weird-command"]).command, ["-weird-command"])
         XCTAssertEqual(try SSHCommandLine(userWords: []).arguments(for: target).suffix(2), ["--", "web.internal"])
+        // OpenSSH 9.2: -P takes no argument, -m does.
+        XCTAssertEqual(try SSHCommandLine(userWords: ["-P", "x", "uptime"]).command, ["x", "uptime"])
+        XCTAssertEqual(try SSHCommandLine(userWords: ["-m", "hmac-sha2-256", "uptime"]).command, ["uptime"])
     }
 
     func testWordsSshWouldRefuseAreRefused() {
@@ -31,6 +34,7 @@ final class SSHCommandLineTests: XCTestCase {
         XCTAssertTrue(prompt.matches("(deploy@web.internal) Password: "))
         XCTAssertFalse(prompt.matches("deploy@web.internal.evil's password: "))
         XCTAssertFalse(prompt.matches("root@web.internal's password: "))
+        XCTAssertTrue(AskpassPrompt.password(user: "deploy", host: "Web.Internal").matches("deploy@web.internal's password: "), "ssh lowercases the host")
         XCTAssertFalse(prompt.matches("Are you sure you want to continue connecting (yes/no/[fingerprint])? "))
         XCTAssertTrue(AskpassPrompt.keyPassphrase.matches("Enter passphrase for (stdin): "))
     }

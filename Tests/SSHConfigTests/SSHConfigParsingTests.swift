@@ -13,6 +13,9 @@ final class SSHConfigParsingTests: XCTestCase {
         XCTAssertEqual(try line("IdentityFile \"~/My Keys/id\"")?.arguments, ["~/My Keys/id"])
         XCTAssertEqual(try line("USER Deploy")?.keyword, "user")
         XCTAssertThrowsError(try line("HostName \"open"))
+        XCTAssertEqual(try line("IdentityFile '/keys/my key'")?.arguments, ["/keys/my key"])
+        XCTAssertEqual(try line("User o\\'brien")?.arguments, ["o'brien"])
+        XCTAssertEqual(try line("User \"a \\\"b\\\" c\"")?.arguments, ["a \"b\" c"])
     }
 
     func testHostPatternsMatchLikeSsh() {

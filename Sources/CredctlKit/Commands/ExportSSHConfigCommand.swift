@@ -23,9 +23,6 @@ struct ExportSSHConfigCommand: Command {
     func run(_ context: Context) throws {
         let text = try context.openVault().exportSSHConfig()
         guard let output else { return Output.out(text) }
-        if !force && access(output, F_OK) == 0 {
-            throw CLIError.input("\(output) exists; refusing to replace it.", hint: "Choose another file, or add --force.")
-        }
-        try PrivateOutputFile.write(try SecretBytes(copying: Array(text.utf8)), to: output, secret: false)
+        try PrivateOutputFile.write(try SecretBytes(copying: Array(text.utf8)), to: output, secret: false, replace: force)
     }
 }

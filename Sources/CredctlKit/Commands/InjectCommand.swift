@@ -24,7 +24,10 @@ struct InjectCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        if output == nil { try RevealGuard.check(context, forced: forceTerminal) }
+        if output == nil {
+            try RevealGuard.check(context, forced: forceTerminal)
+            try PrivateOutputFile.checkStandardOutput()
+        }
         let template = TemplateRendering(try readTemplate())
         let secrets = try SecretAddresses.open(template.addresses, context: context)
         let rendered = try template.render(secrets)

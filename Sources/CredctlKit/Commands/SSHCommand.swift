@@ -48,18 +48,30 @@ struct SSHCommand: Command {
         if status != 0 { throw ChildExit(status: status) }
     }
 
-    /// Runs ssh in the foreground; the terminal's signals go to it, and this process outlives it
-    /// to stop the agent and the askpass socket.
+    /// Runs ssh in the foreground. The terminal's signals reach it directly; SIGTERM and SIGHUP
+    /// sent to this process are passed on to it. Either way this process outlives ssh, to stop
+    /// the agent (and the keys in it) and the askpass socket. A Ctrl-Z that stops ssh stops this
+    /// process too.
     private func launch(_ ssh: String, _ arguments: [String], _ environment: ChildEnvironment) throws -> Int32 {
-        let ignored = [SIGINT, SIGQUIT, SIGTSTP]
-        let previous = ignored.map { signal($0, SIG_IGN) }
-        defer { for (signalNumber, handler) in zip(ignored, previous) { signal(signalNumber, handler) } }
+        let ignored = [SIGINT, SIGQUIT, SIGTSTP], forwarded = [SIGTERM, SIGHUP]
+        let previous = ignored.map { signal($0, SIG_IGN) } + forwarded.map { signal($0) { received in
+            if SSHCommand.child > 0 { kill(SSHCommand.child, received) }
+        } }
+        defer {
+            SSHCommand.child = 0
+            for (signalNumber, handler) in zip(ignored + forwarded, previous) { signal(signalNumber, handler) }
+        }
         do {
-            return try ChildProcess.spawn(ssh, arguments, environment: environment).wait()
+            let process = try ChildProcess.spawn(ssh, arguments, environment: environment)
+            SSHCommand.child = process.pid
+            return process.wait(followingStops: true)
         } catch let error as LaunchError {
             throw CLIError(message: error.message, hint: nil, status: ExitStatus.unavailable)
         }
     }
+
+    /// The running ssh, for the signal handlers (which cannot capture context).
+    nonisolated(unsafe) static var child: pid_t = 0
 
     private static func flag(_ kind: ForwardKind) -> String {
         switch kind {

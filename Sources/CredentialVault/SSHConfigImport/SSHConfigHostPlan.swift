@@ -13,7 +13,8 @@ struct SSHConfigHostPlan {
     var hostname = ""
     var port = 22
     var username: String?
-    var jump: String?
+    /// The jump host's name, and the user and port the ProxyJump gives for it, if any.
+    var jump: (host: String, user: String?, port: Int?)?
     var forwards: [(kind: ForwardKind, specification: String)] = []
     var identityFile: String?
     var notes: [String] = []
@@ -46,7 +47,7 @@ struct SSHConfigHostPlan {
             if proxy.contains(",") {
                 notes.append("ProxyJump with several hops not linked")
             } else {
-                jump = Self.hostPart(of: proxy)
+                jump = Self.parseJump(proxy)
             }
         }
         collectForwards(host)
@@ -75,13 +76,25 @@ struct SSHConfigHostPlan {
         }
     }
 
-    /// `host` of `[user@]host[:port]` (an IPv6 address in brackets).
-    static func hostPart(of jump: String) -> String {
+    /// `[user@]host[:port]` (an IPv6 address in brackets).
+    static func parseJump(_ jump: String) -> (host: String, user: String?, port: Int?) {
         var rest = Substring(jump)
-        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") { return String(rest[rest.index(after: rest.startIndex)..<close]) }
-        if let colon = rest.firstIndex(of: ":") { rest = rest[..<colon] }
-        return String(rest)
+        var user: String?
+        if let at = rest.lastIndex(of: "@") {
+            user = String(rest[..<at])
+            rest = rest[rest.index(after: at)...]
+        }
+        var host = rest
+        var port: Int?
+        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+            host = rest[rest.index(after: rest.startIndex)..<close]
+            rest = rest[rest.index(after: close)...]
+            if rest.hasPrefix(":") { port = Int(rest.dropFirst()) }
+        } else if let colon = rest.firstIndex(of: ":") {
+            host = rest[..<colon]
+            port = Int(rest[rest.index(after: colon)...])
+        }
+        return (String(host), user, port)
     }
 
     var endpoint: String { (username.map { "\($0)@" } ?? "") + hostname + ":\(port)" }

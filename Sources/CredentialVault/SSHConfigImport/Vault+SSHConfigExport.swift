@@ -17,9 +17,10 @@ extension Vault {
                 let name = names[host.id] ?? host.label
                 text += "\n"
                 if name != host.label { text += "# credctl host: \(CanonicalUUID.printable(host.label))\n" }
-                text += "Host \(name)\n    HostName \(host.hostname)\n"
+                // HostName takes %-tokens, so a literal '%' (an IPv6 zone) is written '%%'.
+                text += "Host \(name)\n    HostName \(Self.value(host.hostname.map { $0 == "%" ? "%%" : String($0) }.joined()))\n"
                 if host.port != 22 { text += "    Port \(host.port)\n" }
-                if let user = host.username { text += "    User \(user)\n" }
+                if let user = host.username { text += "    User \(Self.value(user))\n" }
                 if let jump = host.jumpHostID.flatMap({ names[$0] }) { text += "    ProxyJump \(jump)\n" }
                 for rule in (forwards[host.id] ?? []).sorted(by: { "\($0.kind.rawValue)\($0.specification)" < "\($1.kind.rawValue)\($1.specification)" }) {
                     text += "    " + Self.forwardLine(rule) + "\n"
@@ -27,6 +28,13 @@ extension Vault {
             }
             return text
         }
+    }
+
+    /// A value as ssh_config reads it back: in double quotes, with `"` and `\` escaped, when it
+    /// holds anything ssh would split or treat specially.
+    static func value(_ text: String) -> String {
+        guard text.contains(where: { " \t\"'#=\\".contains($0) }) else { return text }
+        return "\"" + text.map { $0 == "\\" || $0 == "\"" ? "\\" + String($0) : String($0) }.joined() + "\""
     }
 
     /// Host names ssh can take, unique, by host id.

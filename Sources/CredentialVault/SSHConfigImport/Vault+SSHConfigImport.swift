@@ -13,8 +13,10 @@ extension Vault {
     /// not imported. IdentityFile keys become identities (their bodies sealed; a key already in
     /// the vault, by public key, is reused). A host with the same label is updated, not
     /// duplicated, and only forwards it lacks are added. ProxyJump links to a host of that name
-    /// in the file or the vault. With `dryRun`, nothing is written. Needs the vault unlocked to
-    /// import a key.
+    /// in the file or the vault, when the user and port it gives (if any) are that host's. The file
+    /// decides a host's HostName, Port, User and ProxyJump (one removed from the file is removed
+    /// from the host); keys and forwards are only ever added. With `dryRun`, nothing is written.
+    /// Needs the vault unlocked to import a key.
     public func importSSHConfig(path: String, home: String, localUser: String, dryRun: Bool) throws(VaultError) -> [SSHConfigImportEntry] {
         try VaultError.wrapping {
             let file: SSHConfigFile
@@ -26,10 +28,12 @@ extension Vault {
             }
             var importer = SSHConfigImporter(vault: self, dryRun: dryRun, hosts: try config.hosts(), identities: try config.identities())
             var seen: Set<String> = []
-            for block in file.blocks where block.kind != .global {
+            for block in file.blocks where block.kind != .global && !block.isContinuation {
                 let names = block.concreteNames.filter { !seen.contains($0.lowercased()) }
                 guard let alias = names.first else {
-                    let why = block.kind == .match ? "Match blocks are not evaluated" : "a pattern: its settings apply to the hosts it matches"
+                    let why = block.kind == .match ? "Match blocks are not evaluated"
+                        : block.isNested ? "included inside another Host or Match block, which ssh never applies to it alone"
+                        : "a pattern: its settings apply to the hosts it matches"
                     if block.concreteNames.isEmpty { entries.append(SSHConfigImportEntry(name: block.patterns.joined(separator: " "), action: .skipped, endpoint: nil, notes: [why], importsKey: false)) }
                     continue
                 }
@@ -52,7 +56,7 @@ struct SSHConfigImporter {
     var hosts: [Host]
     var identities: [Identity]
     private var results: [(name: String, action: SSHConfigImportEntry.Action, endpoint: String?, notes: [String], key: Bool)] = []
-    private var jumps: [(index: Int, host: UUID, jump: String)] = []
+    private var jumps: [(index: Int, host: UUID, jump: (host: String, user: String?, port: Int?))] = []
 
     init(vault: Vault, dryRun: Bool, hosts: [Host], identities: [Identity]) {
         self.vault = vault
@@ -78,7 +82,8 @@ struct SSHConfigImporter {
         let before = host
         host.hostname = plan.hostname
         host.port = plan.port
-        if let username = plan.username { host.username = username }
+        host.username = plan.username
+        if plan.jump == nil { host.jumpHostID = nil }
         if let identity {
             host.identityID = identity.id
             if host.authMethod == .agent { host.authMethod = .publicKey }
@@ -94,10 +99,19 @@ struct SSHConfigImporter {
     }
 
     mutating func linkJumps() throws {
-        for (index, hostID, name) in jumps {
+        for (index, hostID, spec) in jumps {
+            let name = spec.host
             guard let position = hosts.firstIndex(where: { $0.id == hostID }) else { continue }
             guard let jump = hosts.first(where: { $0.label.lowercased() == name.lowercased() }), jump.id != hostID else {
                 results[index].notes.append("ProxyJump \(name) not linked: no host of that name")
+                continue
+            }
+            if let user = spec.user, user != jump.username {
+                results[index].notes.append("ProxyJump \(user)@\(name) not linked: host \(name) logs in as \(jump.username ?? "the local user")")
+                continue
+            }
+            if let port = spec.port, port != jump.port {
+                results[index].notes.append("ProxyJump \(name):\(port) not linked: host \(name) uses port \(jump.port)")
                 continue
             }
             guard hosts[position].jumpHostID != jump.id else { continue }
