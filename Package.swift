@@ -28,6 +28,7 @@ let package = Package(
         .target(name: "CPosix"),
         .target(name: "Launch", dependencies: ["Sodium", "CPosix"]),
         .target(name: "SSHConfig"),
+        .target(name: "S3", dependencies: ["Sodium", "Replication"]),
         .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
         .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium", "CSodium"]),
@@ -39,6 +40,7 @@ let package = Package(
         .testTarget(name: "SecretTrackTests", dependencies: ["SecretTrack", "Sodium"]),
         .testTarget(name: "LaunchTests", dependencies: ["Launch", "Sodium"]),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
+        .testTarget(name: "S3Tests", dependencies: ["S3", "Sodium", "Replication"]),
         .testTarget(name: "CredentialVaultTests", dependencies: ["CredentialVault", "ConfigTrack", "SecretTrack", "SQLite", "Replication"]),
         .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium"]),
     ]
