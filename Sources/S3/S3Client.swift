@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Glibc
+import Sodium
+import Synchronization
+
+/// Signed requests to one bucket, retried with exponential backoff and jitter when the store
+/// fails (5xx, a dropped connection, a timeout); 4xx answers become `S3Error`s that say what to
+/// fix (bad credentials, no such bucket, access denied).
+final class S3Client: Sendable {
+    struct Response {
+        let status: Int
+        let body: [UInt8]
+        /// The `<Code>` of an S3 error document, if the body is one.
+        var errorCode: String? { S3XML.values("Code", in: body).first }
+    }
+
+    let location: S3Location
+    private let signer: SigV4
+    private let credentials: S3Credentials
+    private let session: URLSession
+    static let attempts = 5
+
+    init(location: S3Location, credentials: S3Credentials, timeout: TimeInterval = 15) {
+        self.location = location
+        self.credentials = credentials
+        signer = SigV4(credentials: credentials, region: location.region)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Sends a request, retrying failures of the store; returns any answer below 500.
+    func send(_ method: String, key: String?, query: [(String, String)] = [], body: [UInt8] = [], headers: [String: String] = [:]) throws -> Response {
+        var delay = 0.1
+        var lastProblem = ""
+        for attempt in 1...Self.attempts {
+            do {
+                let response = try sendOnce(method, key: key, query: query, body: body, headers: headers)
+                if response.status < 500 { return response }
+                lastProblem = "HTTP \(response.status)" + (response.errorCode.map { " \($0)" } ?? "")
+            } catch let error as S3Error where error.code == .unreachable {
+                lastProblem = error.message
+            }
+            if attempt < Self.attempts {
+                usleep(UInt32((delay + Double.random(in: 0...delay)) * 1_000_000))
+                delay = min(delay * 2, 2)
+            }
+        }
+        throw S3Error(.unreachable, "The S3 store at \(location.endpoint) keeps failing (\(lastProblem)) after \(Self.attempts) attempts.")
+    }
+
+    private func sendOnce(_ method: String, key: String?, query: [(String, String)], body: [UInt8], headers: [String: String]) throws -> Response {
+        let (url, host, path) = location.address(key: key, query: query)
+        let payloadHash = SHA256.hex(SHA256.hash(body))
+        let amzDate = Self.amzDate()
+        var signed = headers.merging(["host": host, "x-amz-date": amzDate, "x-amz-content-sha256": payloadHash]) { $1 }
+        if let token = credentials.sessionToken { signed["x-amz-security-token"] = token }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        for (name, value) in signed where name != "host" { request.setValue(value, forHTTPHeaderField: name) }
+        request.setValue(try signer.authorization(method: method, path: path, query: query, headers: signed, payloadHash: payloadHash, amzDate: amzDate),
+                         forHTTPHeaderField: "Authorization")
+        if method == "PUT" { request.httpBody = Data(body) }
+        let outcome = Mutex<Result<Response, S3Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        session.dataTask(with: request) { data, response, error in
+            let result: Result<Response, S3Error>
+            if let http = response as? HTTPURLResponse {
+                result = .success(Response(status: http.statusCode, body: data.map { Array($0) } ?? []))
+            } else {
+                result = .failure(S3Error(.unreachable, "Cannot reach the S3 store at \(self.location.endpoint): \(error.map { "\($0.localizedDescription)" } ?? "no answer")."))
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }.resume()
+        done.wait()
+        return try outcome.withLock { $0! }.get()
+    }
+
+    /// Turns a 4xx answer into the error a user can act on.
+    func failure(_ response: Response, doing action: String) -> S3Error {
+        let code = response.errorCode ?? "HTTP \(response.status)"
+        switch (response.status, response.errorCode) {
+        case (_, "NoSuchBucket"):
+            return S3Error(.noSuchBucket, "The bucket '\(location.bucket)' does not exist at \(location.endpoint).")
+        case (_, "InvalidAccessKeyId"), (_, "SignatureDoesNotMatch"), (_, "InvalidToken"), (_, "ExpiredToken"), (401, _):
+            return S3Error(.credentials, "The S3 store refused the credentials (\(code)) when asked to \(action); check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the profile).")
+        case (403, _):
+            return S3Error(.accessDenied, "The S3 store denied access (\(code)) when asked to \(action) in \(location.url).")
+        default:
+            return S3Error(.failed, "The S3 store answered \(code) when asked to \(action) in \(location.url).")
+        }
+    }
+
+    private static func amzDate() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Replication
+import Sodium
+
+/// A remote in an S3-compatible bucket, with the directory remote's layout and guarantees:
+/// names are object keys under the prefix; creating an object never replaces another
+/// (`If-None-Match: *`). A store that ignores conditional writes (found at setup, see
+/// `probeConditionalWrites`) is still safe here: every device writes only names of its own, so
+/// a create-only write there is a read, then a write nobody else makes.
+public final class S3Remote: Remote {
+    let client: S3Client
+    /// Whether the store refuses a write to an existing name (`412`); set from the setup probe.
+    public let conditionalWrites: Bool
+
+    public init(location: S3Location, credentials: S3Credentials, conditionalWrites: Bool = true) {
+        client = S3Client(location: location, credentials: credentials)
+        self.conditionalWrites = conditionalWrites
+    }
+
+    public var location: String { client.location.description }
+
+    public func list(prefix: String) throws -> [String] {
+        let base = client.location.prefix.isEmpty ? "" : client.location.prefix + "/"
+        var names: [String] = []
+        var token: String?
+        repeat {
+            var query = [("list-type", "2"), ("prefix", base + prefix)]
+            if let token { query.append(("continuation-token", token)) }
+            let response = try replicating { try client.send("GET", key: nil, query: query) }
+            guard response.status == 200 else { throw replicationError(client.failure(response, doing: "list objects")) }
+            names += S3XML.values("Key", in: response.body).compactMap { $0.hasPrefix(base) ? String($0.dropFirst(base.count)) : nil }
+            token = S3XML.values("IsTruncated", in: response.body).first == "true" ? S3XML.values("NextContinuationToken", in: response.body).first : nil
+        } while token != nil
+        return names.sorted()
+    }
+
+    public func get(_ name: String) throws -> [UInt8]? {
+        let response = try replicating { try client.send("GET", key: client.location.key(name)) }
+        switch response.status {
+        case 200: return response.body
+        case 404 where response.errorCode != "NoSuchBucket": return nil
+        default: throw replicationError(client.failure(response, doing: "read \(name)"))
+        }
+    }
+
+    public func createOnly(_ name: String, bytes: [UInt8]) throws -> CreateOutcome {
+        if !conditionalWrites, let existing = try get(name) { return try compare(existing, bytes, name) }
+        let response = try replicating {
+            try client.send("PUT", key: client.location.key(name), body: bytes, headers: conditionalWrites ? ["if-none-match": "*"] : [:])
+        }
+        switch response.status {
+        case 200, 201, 204: return .created
+        // Taken (or a retried PUT that had succeeded): created only if it holds these bytes.
+        case 409, 412:
+            guard let existing = try get(name) else { throw ReplicationError(.io, "The S3 store refused to create \(name) but holds no such object.") }
+            return try compare(existing, bytes, name)
+        default: throw replicationError(client.failure(response, doing: "create \(name)"))
+        }
+    }
+
+    private func compare(_ existing: [UInt8], _ bytes: [UInt8], _ name: String) throws -> CreateOutcome {
+        guard existing == bytes else {
+            throw ReplicationError(.nameConflict, "Unable to publish \(name) in \(location): another writer (for example a copied vault directory) writes under this device's name; nothing was overwritten.")
+        }
+        return .alreadyPresent
+    }
+
+    /// Whether the store refuses to overwrite an object on `If-None-Match: *`: a probe object
+    /// is created twice, then removed.
+    public static func probeConditionalWrites(location: S3Location, credentials: S3Credentials) throws -> Bool {
+        let client = S3Client(location: location, credentials: credentials)
+        let key = location.key("probe/" + UUID().uuidString.lowercased())
+        defer { _ = try? client.send("DELETE", key: key) }
+        for attempt in 0..<2 {
+            let response = try client.send("PUT", key: key, body: Array("probe".utf8), headers: ["if-none-match": "*"])
+            if attempt == 1 { return response.status == 412 || response.status == 409 }
+            guard response.status < 300 else { throw client.failure(response, doing: "write a probe object") }
+        }
+        return false
+    }
+
+    private func replicating<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as S3Error { throw replicationError(error) }
+    }
+
+    private func replicationError(_ error: S3Error) -> ReplicationError {
+        ReplicationError(error.code == .unreachable ? .unreachable : .io, error.message)
+    }
+}

