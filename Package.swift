@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "Replication", dependencies: ["Sodium", "SQLite"]),
         .target(name: "ConfigTrack", dependencies: ["SQLite", "Replication"]),
         .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication"]),
-        .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Sodium", "Keyring", "SSHConfig"]),
+        .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Sodium", "Keyring", "SSHConfig", "S3"]),
         // Two GNU calls Glibc's Swift module does not export.
         .target(name: "CPosix"),
         .target(name: "Launch", dependencies: ["Sodium", "CPosix"]),
@@ -40,8 +40,10 @@ let package = Package(
         .testTarget(name: "SecretTrackTests", dependencies: ["SecretTrack", "Sodium"]),
         .testTarget(name: "LaunchTests", dependencies: ["Launch", "Sodium"]),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
-        .testTarget(name: "S3Tests", dependencies: ["S3", "Sodium", "Replication"]),
+        // Fixtures more than one test target starts (a real S3 server); never shipped.
+        .target(name: "TestSupport", dependencies: ["S3", "Sodium"], path: "Tests/TestSupport"),
+        .testTarget(name: "S3Tests", dependencies: ["S3", "Sodium", "Replication", "TestSupport"]),
         .testTarget(name: "CredentialVaultTests", dependencies: ["CredentialVault", "ConfigTrack", "SecretTrack", "SQLite", "Replication"]),
-        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium"]),
+        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium", "TestSupport"]),
     ]
 )

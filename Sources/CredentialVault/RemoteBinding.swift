@@ -21,9 +21,17 @@ struct RemoteBinding: Codable {
     /// Set while a rebind's requeue (cursors reset, every record queued again) is not done yet:
     /// a crash in between finishes it at the next sync instead of leaving records unsent.
     var requeuePending: Bool? = nil
+    /// S3 only: the endpoint, region and addressing (never a credential), and whether the store
+    /// honours create-only writes (found when binding).
+    var endpoint: String? = nil
+    var region: String? = nil
+    var pathStyle: Bool? = nil
+    var conditionalWrites: Bool? = nil
 
     enum CodingKeys: String, CodingKey {
-        case kind, location
+        case kind, location, endpoint, region
+        case pathStyle = "path_style"
+        case conditionalWrites = "conditional_writes"
         case vaultID = "vault_id"
         case transportKey = "transport_key"
         case keysDigest = "keys_digest"
@@ -32,10 +40,31 @@ struct RemoteBinding: Codable {
 
     static func digest(_ vaultJSON: [UInt8]) -> String { Base64.encode(GenericHash.hash(vaultJSON)) }
 
-    func remote() throws -> any Remote {
-        guard kind == "directory" else { throw VaultError(.storage, "The vault's remote kind '\(kind)' is not supported by this build.") }
-        return DirectoryRemote(root: location)
+    init(address: RemoteAddress, vaultID: String, transportKey: String, keysDigest: String, requeuePending: Bool? = nil, conditionalWrites: Bool = true) {
+        kind = address.kind
+        location = address.location
+        self.vaultID = vaultID
+        self.transportKey = transportKey
+        self.keysDigest = keysDigest
+        self.requeuePending = requeuePending
+        if case .s3(let s3) = address {
+            endpoint = s3.endpoint
+            region = s3.region
+            pathStyle = s3.pathStyle
+            self.conditionalWrites = conditionalWrites
+        }
     }
+
+    /// Where the binding points.
+    func address() throws -> RemoteAddress {
+        switch kind {
+        case "directory": return .directory(location)
+        case "s3": return try RemoteAddress.parse(location, endpoint: endpoint, region: region, pathStyle: pathStyle ?? false)
+        default: throw VaultError(.storage, "The vault's remote kind '\(kind)' is not supported by this build.")
+        }
+    }
+
+    func remote() throws -> any Remote { try address().open(conditionalWrites: conditionalWrites ?? true) }
 
     func key() throws -> SecretBytes {
         guard let bytes = Base64.decode(transportKey), bytes.count == SealedBox.keyCount else {

@@ -19,21 +19,27 @@ extension Vault {
     @discardableResult
     public func setRemote(directory remotePath: String, syncPassphrase: SecretBytes, kdf: KDFParameters = .recommended(),
                           merge: Bool = false) throws(VaultError) -> Bool {
-        // Under the lock sync holds: no sync runs between the key change and the new binding.
-        try VaultError.wrapping { try directory.withExclusiveLock { try setRemoteLocked(remotePath, syncPassphrase: syncPassphrase, kdf: kdf, merge: merge) } }
+        try setRemote(.directory(VaultDirectory(path: remotePath).path), syncPassphrase: syncPassphrase, kdf: kdf, merge: merge)
     }
 
-    private func setRemoteLocked(_ remotePath: String, syncPassphrase: SecretBytes, kdf: KDFParameters, merge: Bool) throws -> Bool {
+    /// `setRemote` for any kind of remote (a directory, an S3 bucket).
+    @discardableResult
+    public func setRemote(_ address: RemoteAddress, syncPassphrase: SecretBytes, kdf: KDFParameters = .recommended(),
+                          merge: Bool = false) throws(VaultError) -> Bool {
+        // Under the lock sync holds: no sync runs between the key change and the new binding.
+        try VaultError.wrapping { try directory.withExclusiveLock { try setRemoteLocked(address, syncPassphrase: syncPassphrase, kdf: kdf, merge: merge) } }
+    }
+
+    private func setRemoteLocked(_ address: RemoteAddress, syncPassphrase: SecretBytes, kdf: KDFParameters, merge: Bool) throws -> Bool {
         try VaultError.wrapping {
             let previous = try RemoteBinding.load(from: directory)
-            let location = VaultDirectory(path: remotePath).path
-            // A new remote folder is made private; an existing one (a Syncthing folder) is left as it is.
-            if !VaultDirectory.exists(location) { try VaultDirectory(path: location).prepare() }
-            let remote = DirectoryRemote(root: location)
+            let location = address.location
+            let conditionalWrites = try address.prepare()
+            let remote = try address.open(conditionalWrites: conditionalWrites)
             var existing = try remote.get(RemoteVaultKeys.objectName)
             // A bound vault whose remote lost its keys (reset) or moved is rebound only on request.
-            let changed = previous != nil && (existing == nil || previous?.location != location)
-            if changed && !merge { throw Self.rebindNeeded(location) }
+            let changed = try previous != nil && (existing == nil || previous?.address() != address)
+            if changed && !merge { throw Self.rebindNeeded(address.description) }
             var created = false
             if existing == nil {
                 let keys = RemoteVaultKeys(vaultID: vaultID, vaultKey: try secrets.vaultKeyForPublishing(), transportKey: try .random(count: SealedBox.keyCount))
@@ -45,7 +51,7 @@ extension Vault {
             // at once for a vault that never synced, only on request for one whose remote was
             // replaced under it.
             let adopting = keys.vaultID != vaultID
-            if adopting && previous != nil && !merge { throw Self.rebindNeeded(location) }
+            if adopting && previous != nil && !merge { throw Self.rebindNeeded(address.description) }
             if adopting {
                 guard secrets.isUnlocked else {
                     throw VaultError(.locked, "Binding to the remote of another vault seals this vault's secrets again under that vault's key, which needs the vault unlocked.",
@@ -55,9 +61,9 @@ extension Vault {
             }
             let transportKey = keys.transportKey.withUnsafeBytes { Base64.encode($0) }
             let rebinding = adopting || changed || (previous != nil && previous?.keysDigest != RemoteBinding.digest(existing ?? []))
-            if rebinding && !adopting && !merge { throw Self.rebindNeeded(location) }
-            let binding = RemoteBinding(kind: "directory", location: location, vaultID: keys.vaultID, transportKey: transportKey,
-                                        keysDigest: RemoteBinding.digest(existing ?? []), requeuePending: rebinding ? true : nil)
+            if rebinding && !adopting && !merge { throw Self.rebindNeeded(address.description) }
+            let binding = RemoteBinding(address: address, vaultID: keys.vaultID, transportKey: transportKey, keysDigest: RemoteBinding.digest(existing ?? []),
+                                        requeuePending: rebinding ? true : nil, conditionalWrites: conditionalWrites)
             try binding.save(in: directory)
             // Secrets stored before the remote was bound become syncable now (and on every unlock).
             if secrets.isUnlocked { try secrets.migrateDeviceOnlyItems() }
@@ -70,19 +76,27 @@ extension Vault {
     /// remote's vault id and vault key (unwrapped with the sync passphrase) and binds to it.
     public static func join(at path: String, remoteDirectory remotePath: String, syncPassphrase: SecretBytes, key: UnlockKey,
                             kdf: KDFParameters = .recommended(), backend: SecretBackend = .sqlite) throws(VaultError) -> Vault {
+        try join(at: path, remote: .directory(VaultDirectory(path: remotePath).path), syncPassphrase: syncPassphrase, key: key, kdf: kdf, backend: backend)
+    }
+
+    /// `join` for any kind of remote.
+    public static func join(at path: String, remote address: RemoteAddress, syncPassphrase: SecretBytes, key: UnlockKey,
+                            kdf: KDFParameters = .recommended(), backend: SecretBackend = .sqlite) throws(VaultError) -> Vault {
         let directory = VaultDirectory(path: path)
         return try VaultError.wrapping {
-            let location = VaultDirectory(path: remotePath).path
-            let remote = DirectoryRemote(root: location)
+            // Joining never creates a directory; a bucket is probed (credentials, create-only writes).
+            var conditionalWrites = true
+            if case .s3 = address { conditionalWrites = try address.prepare() }
+            let remote = try address.open(conditionalWrites: conditionalWrites)
             guard let bytes = try remote.get(RemoteVaultKeys.objectName) else {
-                throw VaultError(.notFound, "There is no vault to join at \(location) (no vault.json).",
-                                 hint: "Create it from the first device with credctl remote set \(location).")
+                throw VaultError(.notFound, "There is no vault to join at \(address.description) (no vault.json).",
+                                 hint: "Create it from the first device with credctl remote set \(address.location).")
             }
             let keys = try openRemoteKeys(bytes, syncPassphrase: syncPassphrase)
             try directory.prepare()
             let vault = try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf, backend: backend, adopting: keys) }
-            try RemoteBinding(kind: "directory", location: location, vaultID: keys.vaultID, transportKey: keys.transportKey.withUnsafeBytes { Base64.encode($0) },
-                              keysDigest: RemoteBinding.digest(bytes)).save(in: directory)
+            try RemoteBinding(address: address, vaultID: keys.vaultID, transportKey: keys.transportKey.withUnsafeBytes { Base64.encode($0) },
+                              keysDigest: RemoteBinding.digest(bytes), conditionalWrites: conditionalWrites).save(in: directory)
             return vault
         }
     }

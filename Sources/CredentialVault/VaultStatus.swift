@@ -61,8 +61,13 @@ public struct VaultStatus: Sendable {
     /// Secret bodies that no host or identity names (never usable; collected after a grace period).
     public let orphans: Int
     public let zones: [Zone]
-    /// Where the vault syncs, if anywhere (a path; never a credential).
+    /// Where the vault syncs, if anywhere (a path or an s3:// address; never a credential).
     public let remote: String?
+    /// `directory` or `s3`, with an S3 remote's endpoint, and whether that store refuses to
+    /// overwrite (when it does not, every device writing only its own names keeps it safe).
+    public let remoteKind: String?
+    public let remoteEndpoint: String?
+    public let remoteConditionalWrites: Bool?
 }
 
 extension Vault {
@@ -84,7 +89,8 @@ extension Vault {
                 zones: [
                     zone(.config, binding: binding, records: records, syncing: syncing, pending: configCounts.pendingChanges, quarantined: configCounts.quarantined),
                     zone(.secrets, binding: binding, records: records, syncing: syncing, pending: secretCounts.pendingChanges, quarantined: secretCounts.quarantined),
-                ], remote: binding?.location)
+                ], remote: binding?.location, remoteKind: binding?.kind, remoteEndpoint: binding?.endpoint,
+                remoteConditionalWrites: binding?.kind == "s3" ? binding?.conditionalWrites ?? true : nil)
         }
     }
 

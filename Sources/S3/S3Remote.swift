@@ -65,10 +65,13 @@ public final class S3Remote: Remote {
         return .alreadyPresent
     }
 
-    /// Whether the store refuses to overwrite an object on `If-None-Match: *`: a probe object
-    /// is created twice, then removed.
+    /// Checks that the bucket exists and the credentials work (some stores would create a
+    /// missing bucket on the first write), then whether the store refuses to overwrite an object
+    /// on `If-None-Match: *`: a probe object is created twice, then removed.
     public static func probeConditionalWrites(location: S3Location, credentials: S3Credentials) throws -> Bool {
         let client = S3Client(location: location, credentials: credentials)
+        let listing = try client.send("GET", key: nil, query: [("list-type", "2"), ("max-keys", "1")])
+        guard listing.status == 200 else { throw client.failure(listing, doing: "list objects") }
         let key = location.key("probe/" + UUID().uuidString.lowercased())
         defer { _ = try? client.send("DELETE", key: key) }
         for attempt in 0..<2 {

@@ -3,6 +3,7 @@ import Foundation
 import Replication
 @testable import S3
 import Synchronization
+import TestSupport
 import XCTest
 
 /// The S3 remote against a real SeaweedFS on 127.0.0.1: the Remote contract, create-only races,

