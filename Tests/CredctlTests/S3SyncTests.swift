@@ -1,5 +1,6 @@
 import Foundation
 import S3
+import Sodium
 import TestSupport
 import XCTest
 
@@ -19,9 +20,10 @@ final class S3SyncTests: CredctlTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: passphraseFile, contents: Data("sync passphrase of the team".utf8), attributes: [.posixPermissions: 0o600]))
     }
 
-    private func device(_ name: String, secret: String? = nil) -> CredctlRunner {
+    /// A device whose environment holds S3 credentials (SeaweedFS's, unless others are given).
+    private func device(_ name: String, accessKey: String = SeaweedServer.accessKey, secret: String? = nil) -> CredctlRunner {
         var runner = CredctlRunner(vault: directory + "/" + name, keyFile: directory + "/" + name + ".key")
-        runner.environment["AWS_ACCESS_KEY_ID"] = SeaweedServer.accessKey
+        runner.environment["AWS_ACCESS_KEY_ID"] = accessKey
         runner.environment["AWS_SECRET_ACCESS_KEY"] = secret ?? server.secretKey
         return runner
     }
@@ -88,10 +90,7 @@ final class S3SyncTests: CredctlTestCase {
     func testAServerKilledMidSyncLosesNothingAndSyncResumes() throws {
         // A server of its own: this test kills it.
         let own = try SeaweedServer()
-        let a = CredctlRunner(vault: directory + "/ka", keyFile: directory + "/ka.key")
-        var env = a
-        env.environment["AWS_ACCESS_KEY_ID"] = SeaweedServer.accessKey
-        env.environment["AWS_SECRET_ACCESS_KEY"] = own.secretKey
+        let env = device("ka", secret: own.secretKey)
         let options = ["--endpoint", own.endpoint, "--path-style", "--sync-passphrase-file", passphraseFile]
         assertStatus(try env.run("init"), 0)
         assertStatus(try env.run(["remote", "set", address] + options), 0)
@@ -110,13 +109,39 @@ final class S3SyncTests: CredctlTestCase {
         try own.start()
         assertStatus(try env.run("sync"), 0)
 
-        var b = CredctlRunner(vault: directory + "/kb", keyFile: directory + "/kb.key")
-        b.environment.merge(["AWS_ACCESS_KEY_ID": SeaweedServer.accessKey, "AWS_SECRET_ACCESS_KEY": own.secretKey]) { $1 }
+        let b = device("kb", secret: own.secretKey)
         assertStatus(try b.run(["init", "--join", address] + options), 0)
         let hosts = try b.run("host", "list").output
         XCTAssertEqual((0..<40).filter { hosts.contains("h\($0).example") }.count, 40, "nothing lost")
         let status = try JSONSerialization.jsonObject(with: Data(try env.run("status", "--json").stdout)) as? [String: Any]
         let zones = status?["zones"] as? [[String: Any]] ?? []
         XCTAssertEqual(zones.map { $0["pending_changes"] as? Int }, [0, 0])
+    }
+
+    func testAStoreThatIgnoresConditionalWritesIsFoundAndStillSyncsSafely() throws {
+        let rclone = try RcloneS3Server()
+        let location = try S3Location(url: "s3://\(rclone.bucket)/probe", endpoint: rclone.endpoint, region: nil, pathStyle: true)
+        let credentials = S3Credentials(accessKeyID: RcloneS3Server.accessKey, secretAccessKey: try SecretBytes(utf8: rclone.secretKey))
+        XCTAssertFalse(try S3Remote.probeConditionalWrites(location: location, credentials: credentials), "rclone serve s3 ignores If-None-Match")
+        // Create-only still holds for one writer per name: read, then write.
+        let remote = S3Remote(location: location, credentials: credentials, conditionalWrites: false)
+        XCTAssertEqual(try remote.createOnly("zones/config/d/1.batch", bytes: [1]), .created)
+        XCTAssertEqual(try remote.createOnly("zones/config/d/1.batch", bytes: [1]), .alreadyPresent)
+        XCTAssertThrowsError(try remote.createOnly("zones/config/d/1.batch", bytes: [2]))
+        XCTAssertEqual(try remote.get("zones/config/d/1.batch"), [1])
+
+        let address = "s3://\(rclone.bucket)/team"
+        let options = ["--endpoint", rclone.endpoint, "--path-style", "--sync-passphrase-file", passphraseFile]
+        let a = device("ra", accessKey: RcloneS3Server.accessKey, secret: rclone.secretKey)
+        let b = device("rb", accessKey: RcloneS3Server.accessKey, secret: rclone.secretKey)
+        assertStatus(try a.run("init"), 0)
+        assertStatus(try a.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("degraded".utf8)), 0)
+        assertStatus(try a.run(["remote", "set", address] + options), 0)
+        XCTAssertTrue(try a.run("status").output.contains("ignores create-only writes"))
+        assertStatus(try a.run("sync"), 0)
+        assertStatus(try b.run(["init", "--join", address] + options), 0)
+        XCTAssertEqual(try b.run("read", "cred://host/web/password").output, "degraded")
+        let status = try JSONSerialization.jsonObject(with: Data(try b.run("status", "--json").stdout)) as? [String: Any]
+        XCTAssertEqual(status?["remote_conditional_writes"] as? Bool, false)
     }
 }
