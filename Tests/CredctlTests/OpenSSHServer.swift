@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A real OpenSSH server (Debian's openssh-server) on 127.0.0.1, started by the test with its own
@@ -33,7 +34,7 @@ final class OpenSSHServer {
         try (authorizedKeys.joined(separator: "\n") + "\n").write(toFile: keys + "/" + Self.user, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keys + "/" + Self.user)
         _ = try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "host", "-f", directory + "/host_ed25519"])
-        port = try Self.freePort()
+        port = try Loopback.freePort()
         let config = directory + "/sshd_config"
         try """
             Port \(port)
@@ -58,7 +59,7 @@ final class OpenSSHServer {
         daemon = try Self.spawn(["/usr/sbin/sshd", "-D", "-e", "-f", config])
         FixtureProcesses.register(daemon)
         for _ in 0..<200 {
-            if Self.accepts(port) { return }
+            if Loopback.accepts(port) { return }
             usleep(25_000)
         }
         stop()
@@ -95,26 +96,6 @@ final class OpenSSHServer {
         if getpwnam(user) != nil { return }
         _ = try run("/usr/sbin/useradd", ["--create-home", "--shell", "/bin/sh", user])
         guard getpwnam(user) != nil else { throw HeadlessKeyring.FixtureFailure("useradd did not create \(user)") }
-    }
-
-    /// A port nothing listens on now (the kernel's choice for port 0).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw HeadlessKeyring.FixtureFailure("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    static func accepts(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: UInt16(port).bigEndian, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
-        return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 } }
     }
 
     @discardableResult

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `credctl ssh` against a real OpenSSH server on 127.0.0.1: password, ed25519 key, encrypted
@@ -78,7 +79,7 @@ final class SSHIntegrationTests: CredctlTestCase {
         // Through the bastion (key) to the inner host (password), which is reached as "localhost".
         assertStatus(try desktop.run(["host", "add", "inner", "--hostname", "localhost", "--port", port, "--user", OpenSSHServer.user,
                                       "--jump", "bastion", "--password-stdin"], input: Array(server.password.utf8)), 0)
-        let echoPort = try OpenSSHServer.freePort(), forwardPort = try OpenSSHServer.freePort()
+        let echoPort = try Loopback.freePort(), forwardPort = try Loopback.freePort()
         let echo = try EchoServer(port: echoPort)
         assertStatus(try desktop.run("forward", "add", "inner", "--local", "127.0.0.1:\(forwardPort):127.0.0.1:\(echoPort)"), 0)
 

@@ -19,11 +19,11 @@ public final class RcloneS3Server {
         }
         directory = NSTemporaryDirectory() + "rclone-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory + "/data/" + bucket, withIntermediateDirectories: true)
-        port = try SeaweedServer.freePort()
+        port = try Loopback.freePort()
         pid = try SeaweedServer.spawn([binary, "serve", "s3", "--auth-key", "\(Self.accessKey),\(secretKey)", "--addr", "127.0.0.1:\(port)", directory + "/data"],
                                        log: directory + "/rclone.log", environment: ["HOME=\(directory)", "RCLONE_CONFIG=\(directory)/rclone.conf"])
         for _ in 0..<200 {
-            if SeaweedServer.accepts(port) { return }
+            if Loopback.accepts(port) { return }
             usleep(50_000)
         }
         throw SeaweedFailure("rclone serve s3 did not start; see \(directory)/rclone.log")

@@ -41,7 +41,7 @@ public final class SeaweedServer {
         if ports.isEmpty {
             for name in ["master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port", "filer.port.grpc", "s3.port", "s3.port.grpc",
                          "s3.port.iceberg", "s3.port.lance", "webdav.port", "admin.port", "admin.port.grpc", "metricsPort"] {
-                ports[name] = try Self.freePort()
+                ports[name] = try Loopback.freePort()
             }
             s3Port = ports["s3.port"]!
         }
@@ -103,25 +103,6 @@ public final class SeaweedServer {
         guard posix_spawn(&pid, words[0], &actions, nil, arguments, variables) == 0 else { throw SeaweedFailure("\(words[0]) did not start") }
         SeaweedProcesses.register(pid)
         return pid
-    }
-
-    static func accepts(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: UInt16(port).bigEndian, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
-        return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 } }
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw SeaweedFailure("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 
