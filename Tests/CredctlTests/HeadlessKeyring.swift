@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A private session bus, started by the test itself, optionally with an unlocked

@@ -33,7 +33,7 @@ public final class RcloneS3Server {
         kill(pid, SIGTERM)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        SeaweedProcesses.unregister(pid)
+        FixtureProcesses.unregister(pid)
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

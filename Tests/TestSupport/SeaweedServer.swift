@@ -71,7 +71,7 @@ public final class SeaweedServer {
     private func reap() {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        SeaweedProcesses.unregister(pid)
+        FixtureProcesses.unregister(pid)
     }
 
     deinit {
@@ -101,7 +101,7 @@ public final class SeaweedServer {
         defer { (arguments + variables).forEach { free($0) } }
         var pid: pid_t = 0
         guard posix_spawn(&pid, words[0], &actions, nil, arguments, variables) == 0 else { throw SeaweedFailure("\(words[0]) did not start") }
-        SeaweedProcesses.register(pid)
+        FixtureProcesses.register(pid)
         return pid
     }
 }
@@ -109,27 +109,4 @@ public final class SeaweedServer {
 public struct SeaweedFailure: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// Servers still running when the test process exits are stopped then.
-enum SeaweedProcesses {
-    nonisolated(unsafe) private static var running: Set<pid_t> = []
-    nonisolated(unsafe) private static var installed = false
-    private static let lock = NSLock()
-
-    static func register(_ pid: pid_t) {
-        lock.lock()
-        defer { lock.unlock() }
-        running.insert(pid)
-        if !installed {
-            installed = true
-            atexit { SeaweedProcesses.lock.lock(); for pid in SeaweedProcesses.running { kill(pid, SIGTERM) }; SeaweedProcesses.lock.unlock() }
-        }
-    }
-
-    static func unregister(_ pid: pid_t) {
-        lock.lock()
-        running.remove(pid)
-        lock.unlock()
-    }
 }

@@ -3,11 +3,11 @@ import Synchronization
 
 /// Daemons the fixtures start (session buses, sshd) are stopped when the test process exits,
 /// even when XCTest keeps a fixture alive until then (it keeps every test case object).
-enum FixtureProcesses {
+public enum FixtureProcesses {
     private static let running = Mutex<Set<pid_t>>([])
     private static let installed = Mutex(false)
 
-    static func register(_ pid: pid_t) {
+    public static func register(_ pid: pid_t) {
         running.withLock { _ = $0.insert(pid) }
         installed.withLock { done in
             guard !done else { return }
@@ -16,5 +16,5 @@ enum FixtureProcesses {
         }
     }
 
-    static func unregister(_ pid: pid_t) { running.withLock { _ = $0.remove(pid) } }
+    public static func unregister(_ pid: pid_t) { running.withLock { _ = $0.remove(pid) } }
 }
