@@ -68,6 +68,9 @@ extension Vault {
                 records[zone.rawValue] = record
             }
             try ZoneStatusRecord.save(records, in: directory)
+            if outcomes.contains(where: { $0.state == .available }) {
+                RemoteUsageRecord.refresh(remote, in: directory, now: Int64(HybridLogicalClock.wallMilliseconds() / 1_000))
+            }
             // Losing versions and unreferenced bodies are kept for a fixed period, then collected.
             try secrets.collectExpiredConflicts()
             let now = Int64(HybridLogicalClock.wallMilliseconds() / 1_000)

@@ -68,6 +68,10 @@ public struct VaultStatus: Sendable {
     public let remoteKind: String?
     public let remoteEndpoint: String?
     public let remoteConditionalWrites: Bool?
+    /// What the remote held when a sync last measured it (hourly), and when (Unix seconds).
+    public let remoteObjects: Int?
+    public let remoteBytes: Int64?
+    public let remoteMeasuredAt: Int64?
 }
 
 extension Vault {
@@ -76,6 +80,7 @@ extension Vault {
             let binding = try RemoteBinding.load(from: directory)
             let records = ZoneStatusRecord.load(from: directory)
             let syncing = binding != nil && directory.isLockedByAnother()
+            let usage = binding == nil ? nil : RemoteUsageRecord.load(from: directory)
             let configCounts = try config.counts()
             let secretCounts = try secrets.counts()
             return VaultStatus(
@@ -90,7 +95,8 @@ extension Vault {
                     zone(.config, binding: binding, records: records, syncing: syncing, pending: configCounts.pendingChanges, quarantined: configCounts.quarantined),
                     zone(.secrets, binding: binding, records: records, syncing: syncing, pending: secretCounts.pendingChanges, quarantined: secretCounts.quarantined),
                 ], remote: binding?.location, remoteKind: binding?.kind, remoteEndpoint: binding?.endpoint,
-                remoteConditionalWrites: binding?.kind == "s3" ? binding?.conditionalWrites ?? true : nil)
+                remoteConditionalWrites: binding?.kind == "s3" ? binding?.conditionalWrites ?? true : nil,
+                remoteObjects: usage?.objects, remoteBytes: usage?.bytes, remoteMeasuredAt: usage?.measuredAt)
         }
     }
 

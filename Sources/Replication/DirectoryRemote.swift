@@ -34,6 +34,17 @@ public final class DirectoryRemote: Remote {
         }
     }
 
+    /// From the listing and one `stat` per object: no object is read.
+    public func usage() throws -> RemoteUsage {
+        let names = try list(prefix: "")
+        var bytes: Int64 = 0
+        for name in names {
+            var info = stat()
+            if lstat(path(of: name), &info) == 0 { bytes += Int64(info.st_size) }
+        }
+        return RemoteUsage(objects: names.count, bytes: bytes)
+    }
+
     public func get(_ name: String) throws -> [UInt8]? {
         try ObjectName.validate(name)
         try checkRoot()

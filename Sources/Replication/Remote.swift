@@ -18,4 +18,7 @@ public protocol Remote: Sendable {
     /// object that already exists with identical bytes succeeds (a retried publish); with other
     /// bytes it throws `ReplicationError.nameConflict` and changes nothing.
     func createOnly(_ name: String, bytes: [UInt8]) throws -> CreateOutcome
+
+    /// How many objects the remote holds, and their bytes (for status).
+    func usage() throws -> RemoteUsage
 }

@@ -20,18 +20,33 @@ public final class S3Remote: Remote {
     public var location: String { client.location.description }
 
     public func list(prefix: String) throws -> [String] {
+        try listing(prefix: prefix).map(\.name).sorted()
+    }
+
+    /// From the listing's sizes: no object is read.
+    public func usage() throws -> RemoteUsage {
+        let objects = try listing(prefix: "")
+        return RemoteUsage(objects: objects.count, bytes: objects.reduce(0) { $0 + $1.size })
+    }
+
+    /// Names (under the prefix) and sizes, through every page of ListObjectsV2.
+    private func listing(prefix: String) throws -> [(name: String, size: Int64)] {
         let base = client.location.prefix.isEmpty ? "" : client.location.prefix + "/"
-        var names: [String] = []
+        var names: [(name: String, size: Int64)] = []
         var token: String?
         repeat {
             var query = [("list-type", "2"), ("prefix", base + prefix)]
             if let token { query.append(("continuation-token", token)) }
             let response = try replicating { try client.send("GET", key: nil, query: query) }
             guard response.status == 200 else { throw replicationError(client.failure(response, doing: "list objects")) }
-            names += S3XML.values("Key", in: response.body).compactMap { $0.hasPrefix(base) ? String($0.dropFirst(base.count)) : nil }
+            // Each <Contents> holds one Key and one Size, in that order.
+            let keys = S3XML.values("Key", in: response.body), sizes = S3XML.values("Size", in: response.body)
+            for (index, key) in keys.enumerated() where key.hasPrefix(base) {
+                names.append((String(key.dropFirst(base.count)), index < sizes.count ? Int64(sizes[index]) ?? 0 : 0))
+            }
             token = S3XML.values("IsTruncated", in: response.body).first == "true" ? S3XML.values("NextContinuationToken", in: response.body).first : nil
         } while token != nil
-        return names.sorted()
+        return names
     }
 
     public func get(_ name: String) throws -> [UInt8]? {

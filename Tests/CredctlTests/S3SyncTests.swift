@@ -53,8 +53,19 @@ final class S3SyncTests: CredctlTestCase {
         XCTAssertFalse(try c.run("status").output.contains(server.secretKey), "never a credential")
         XCTAssertFalse(FileManager.default.contents(atPath: directory + "/c/remote.json").map { String(decoding: $0, as: UTF8.self) }?.contains(server.secretKey) ?? true)
 
-        // Every object in the bucket is sealed: no secret, label or host name in the clear.
+        // A device joining last measures what the bucket holds, its own first objects included.
+        let d = device("d")
+        assertStatus(try d.run(["init", "--join", address] + s3Options), 0)
         let remote = S3Remote(location: try S3Location(url: address, endpoint: server.endpoint, region: nil, pathStyle: true), credentials: try server.credentials())
+        let measured = try JSONSerialization.jsonObject(with: Data(try d.run("status", "--json").stdout)) as? [String: Any]
+        let listed = try remote.list(prefix: "")
+        var total = 0
+        for name in listed { total += try remote.get(name)?.count ?? 0 }
+        XCTAssertEqual(measured?["remote_objects"] as? Int, listed.count)
+        XCTAssertEqual(measured?["remote_bytes"] as? Int, total)
+        XCTAssertTrue(try d.run("status").output.contains("\(listed.count) objects"))
+
+        // Every object in the bucket is sealed: no secret, label or host name in the clear.
         let names = try remote.list(prefix: "")
         XCTAssertTrue(names.contains("vault.json") && names.count > 3, "\(names)")
         for name in names {

@@ -33,10 +33,18 @@ final class TwoDeviceSyncTests: TwoDeviceTestCase {
         assertStatus(try a.run("sync"), 0)
         XCTAssertEqual(try a.run("read", "cred://host/db-unmistakable/password").output, "Unmistakable-Secret")
         let enumerator = FileManager.default.enumerator(atPath: remote)
+        var objects = 0, bytes = 0
         while let name = enumerator?.nextObject() as? String {
             guard let data = FileManager.default.contents(atPath: remote + "/" + name) else { continue }
             XCTAssertNil(data.range(of: Data("nmistakable".utf8)), "\(name) holds a label, hostname, user name or secret in the clear")
+            objects += 1
+            bytes += data.count
         }
+        // a synced last: what it measured is what the directory holds.
+        let status = try JSONSerialization.jsonObject(with: Data(try a.run("status", "--json").stdout)) as? [String: Any]
+        XCTAssertEqual(status?["remote_kind"] as? String, "directory")
+        XCTAssertEqual(status?["remote_objects"] as? Int, objects)
+        XCTAssertEqual(status?["remote_bytes"] as? Int, bytes)
     }
 
     func testJoiningNeedsTheRightSyncPassphrase() throws {

@@ -13,6 +13,15 @@ struct StatusCommand: Command {
 
     init(_ parsed: ParsedCommand) throws {}
 
+    /// Bytes as people read them: 512 B, 3.4 KiB, 12.0 MiB, 1.5 GiB.
+    static func size(_ bytes: Int64) -> String {
+        guard bytes >= 1_024 else { return "\(bytes) B" }
+        var value = Double(bytes) / 1_024, unit = 0
+        let units = ["KiB", "MiB", "GiB", "TiB"]
+        while value >= 1_024 && unit < units.count - 1 { value /= 1_024; unit += 1 }
+        return "\((value * 10).rounded() / 10) \(units[unit])"
+    }
+
     func run(_ context: Context) throws {
         let status = try context.openVault().status()
         // Asked every time (bounded): a desktop session's keyring comes and goes.
@@ -34,6 +43,8 @@ struct StatusCommand: Command {
                                     ("orphans", .int(status.orphans))])),
                 ("remote", .optional(status.remote)), ("remote_kind", .optional(status.remoteKind)), ("remote_endpoint", .optional(status.remoteEndpoint)),
                 ("remote_conditional_writes", status.remoteConditionalWrites.map(JSONValue.bool) ?? .null),
+                ("remote_objects", status.remoteObjects.map(JSONValue.int) ?? .null), ("remote_bytes", status.remoteBytes.map { JSONValue.int(Int($0)) } ?? .null),
+                ("remote_measured_at", status.remoteMeasuredAt.map { JSONValue.int(Int($0)) } ?? .null),
                 ("keyring", .object([("state", .string(keyring.name)), ("reason", .optional(keyring.reason))])),
                 ("zones", .array(status.zones.map { zone in
                     .object([("name", .string(zone.name)), ("state", .string(zone.state.rawValue)), ("reason", .optional(zone.reason)),
@@ -68,6 +79,9 @@ struct StatusCommand: Command {
                 line += " (the store ignores create-only writes; safe, as each device writes only names of its own)"
             }
             lines.append(line)
+            if let objects = status.remoteObjects, let bytes = status.remoteBytes {
+                lines.append("             \(objects) object\(objects == 1 ? "" : "s"), \(Self.size(bytes)) (measured by the last sync, at most hourly)")
+            }
         }
         lines.append("Keyring:     \(keyring.name)" + (keyring.reason.map { " (\($0))" } ?? ""))
         for zone in status.zones {
