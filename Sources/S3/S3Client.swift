@@ -41,7 +41,9 @@ final class S3Client: Sendable {
         for attempt in 1...Self.attempts {
             do {
                 let response = try sendOnce(method, key: key, query: query, body: body, headers: headers)
-                if response.status < 500 { return response }
+                // 501 (a feature the store lacks) will not change; 429 and RequestTimeout will.
+                let transient = response.status >= 500 && response.status != 501 || response.status == 429 || response.errorCode == "RequestTimeout"
+                if !transient { return response }
                 lastProblem = "HTTP \(response.status)" + (response.errorCode.map { " \($0)" } ?? "")
             } catch let error as S3Error where error.code == .unreachable {
                 lastProblem = error.message
@@ -55,7 +57,7 @@ final class S3Client: Sendable {
     }
 
     private func sendOnce(_ method: String, key: String?, query: [(String, String)], body: [UInt8], headers: [String: String]) throws -> Response {
-        let (url, host, path) = location.address(key: key, query: query)
+        let (url, host, path) = try location.address(key: key, query: query)
         let payloadHash = SHA256.hex(SHA256.hash(body))
         let amzDate = Self.amzDate()
         var signed = headers.merging(["host": host, "x-amz-date": amzDate, "x-amz-content-sha256": payloadHash]) { $1 }
@@ -88,6 +90,10 @@ final class S3Client: Sendable {
         switch (response.status, response.errorCode) {
         case (_, "NoSuchBucket"):
             return S3Error(.noSuchBucket, "The bucket '\(location.bucket)' does not exist at \(location.endpoint).")
+        case (_, "AuthorizationHeaderMalformed"):
+            return S3Error(.credentials, "The S3 store expects another region than \(location.region) for \(location.bucket) (AuthorizationHeaderMalformed); give the bucket's region with --region.")
+        case (_, "RequestTimeTooSkewed"):
+            return S3Error(.failed, "The S3 store refused a request because this machine's clock is too far off (RequestTimeTooSkewed); set the clock right.")
         case (_, "InvalidAccessKeyId"), (_, "SignatureDoesNotMatch"), (_, "InvalidToken"), (_, "ExpiredToken"), (401, _):
             return S3Error(.credentials, "The S3 store refused the credentials (\(code)) when asked to \(action); check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the profile).")
         case (403, _):

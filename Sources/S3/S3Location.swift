@@ -7,8 +7,12 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
     public let bucket: String
     /// Without leading or trailing `/`; empty for the bucket's root.
     public let prefix: String
-    /// `scheme://host[:port]`.
+    /// `scheme://host[:port]` (no port when it is the scheme's default).
     public let endpoint: String
+    private let scheme: String
+    /// Without brackets, for an IPv6 address.
+    private let host: String
+    private let port: Int?
     public let region: String
     public let pathStyle: Bool
 
@@ -20,15 +24,28 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
             throw S3Error(.failed, "'\(bucket)' is not a bucket name (3 to 63 lowercase letters, digits, '.' and '-').")
         }
         self.bucket = bucket
-        prefix = rest.dropFirst(bucket.count).split(separator: "/").joined(separator: "/")
+        let segments = rest.dropFirst(bucket.count).split(separator: "/")
+        // Kept to characters every store and HTTP stack leave alone ('.' and '..' segments
+        // would be collapsed on the way, and the signature would no longer match).
+        guard segments.allSatisfy({ $0 != "." && $0 != ".." && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) } }) else {
+            throw S3Error(.failed, "The prefix in '\(url)' may hold only letters, digits, '-', '_' and '.' between slashes (and no '.' or '..' segment).")
+        }
+        prefix = segments.joined(separator: "/")
         self.region = region.flatMap { $0.isEmpty ? nil : $0 } ?? "us-east-1"
         let chosen = endpoint ?? "https://s3.\(self.region).amazonaws.com"
         guard let parsed = URL(string: chosen), let scheme = parsed.scheme, scheme == "http" || scheme == "https", let host = parsed.host, !host.isEmpty,
               parsed.path.isEmpty || parsed.path == "/", parsed.query == nil else {
             throw S3Error(.failed, "'\(chosen)' is not an endpoint URL (http[s]://HOST[:PORT]).")
         }
-        self.endpoint = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)" + (parsed.port.map { ":\($0)" } ?? "")
-        self.pathStyle = pathStyle
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        // HTTP stacks leave a default port out of the Host header, so it is left out of what is signed too.
+        let port = parsed.port.flatMap { (scheme == "http" && $0 == 80) || (scheme == "https" && $0 == 443) ? nil : $0 }
+        self.scheme = scheme
+        self.host = bare
+        self.port = port
+        self.endpoint = "\(scheme)://\(bare.contains(":") ? "[\(bare)]" : bare)" + (port.map { ":\($0)" } ?? "")
+        // A dotted bucket name cannot be a host name under the store's wildcard certificate.
+        self.pathStyle = pathStyle || (scheme == "https" && bucket.contains("."))
     }
 
     public var url: String { "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)") }
@@ -40,13 +57,15 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
 
     /// The request URL, the Host header it implies, and the encoded path (for signing), for an
     /// object `key` (nil: the bucket itself).
-    func address(key: String?, query: [(String, String)]) -> (url: URL, host: String, path: String) {
-        let parsed = URL(string: endpoint)!
-        let port = parsed.port.map { ":\($0)" } ?? ""
-        let host = (pathStyle ? parsed.host! : "\(bucket).\(parsed.host!)") + port
+    func address(key: String?, query: [(String, String)]) throws -> (url: URL, host: String, path: String) {
+        let name = pathStyle ? (host.contains(":") ? "[\(host)]" : host) : "\(bucket).\(host)"
+        let hostHeader = name + (port.map { ":\($0)" } ?? "")
         let objectPath = key.map { "/" + SigV4.encode($0, keepSlash: true) } ?? (pathStyle ? "" : "/")
         let path = pathStyle ? "/\(bucket)" + (key == nil ? "/" : objectPath) : objectPath
         let queryText = query.isEmpty ? "" : "?" + query.map { "\(SigV4.encode($0.0))=\(SigV4.encode($0.1))" }.joined(separator: "&")
-        return (URL(string: "\(parsed.scheme!)://\(host)\(path)\(queryText)")!, host, path)
+        guard let url = URL(string: "\(scheme)://\(hostHeader)\(path)\(queryText)") else {
+            throw S3Error(.failed, "Cannot form a request URL for \(description).")
+        }
+        return (url, hostHeader, path)
     }
 }

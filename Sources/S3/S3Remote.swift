@@ -44,7 +44,14 @@ public final class S3Remote: Remote {
             for (index, key) in keys.enumerated() where key.hasPrefix(base) {
                 names.append((String(key.dropFirst(base.count)), index < sizes.count ? Int64(sizes[index]) ?? 0 : 0))
             }
-            token = S3XML.values("IsTruncated", in: response.body).first == "true" ? S3XML.values("NextContinuationToken", in: response.body).first : nil
+            if S3XML.values("IsTruncated", in: response.body).first == "true" {
+                guard let next = S3XML.values("NextContinuationToken", in: response.body).first, !next.isEmpty else {
+                    throw ReplicationError(.io, "The S3 store cut a listing short without a continuation token (it may not speak ListObjectsV2).")
+                }
+                token = next
+            } else {
+                token = nil
+            }
         } while token != nil
         return names
     }
@@ -67,7 +74,11 @@ public final class S3Remote: Remote {
         case 200, 201, 204: return .created
         // Taken (or a retried PUT that had succeeded): created only if it holds these bytes.
         case 409, 412:
-            guard let existing = try get(name) else { throw ReplicationError(.io, "The S3 store refused to create \(name) but holds no such object.") }
+            // A 409 can also mean a conditional write to this name is still in flight (our own
+            // timed-out attempt): nothing to compare yet, so the next sync tries again.
+            guard let existing = try get(name) else {
+                throw ReplicationError(.unreachable, "The S3 store did not create \(name) yet (another write to it is in flight); the next sync tries again.")
+            }
             return try compare(existing, bytes, name)
         default: throw replicationError(client.failure(response, doing: "create \(name)"))
         }
@@ -91,7 +102,11 @@ public final class S3Remote: Remote {
         defer { _ = try? client.send("DELETE", key: key) }
         for attempt in 0..<2 {
             let response = try client.send("PUT", key: key, body: Array("probe".utf8), headers: ["if-none-match": "*"])
-            if attempt == 1 { return response.status == 412 || response.status == 409 }
+            // A store that rejects the header rather than ignoring it: no conditional writes.
+            if response.status == 501 || response.errorCode == "NotImplemented" { return false }
+            // 412 on the first write: an earlier attempt of it succeeded, its answer was lost.
+            if response.status == 412 || response.status == 409 { return true }
+            if attempt == 1 { return false }
             guard response.status < 300 else { throw client.failure(response, doing: "write a probe object") }
         }
         return false

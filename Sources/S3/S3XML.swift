@@ -17,9 +17,32 @@ enum S3XML {
         return found
     }
 
-    private static func decode(_ text: String) -> String {
+    /// The predefined entities and numeric character references (`&#39;`, `&#x9;`), which Go
+    /// stores (MinIO, SeaweedFS) write for quotes and control characters.
+    static func decode(_ text: String) -> String {
         guard text.contains("&") else { return text }
-        return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+        var result = ""
+        var rest = text[...]
+        while let amp = rest.firstIndex(of: "&") {
+            result += rest[..<amp]
+            guard let semicolon = rest[amp...].firstIndex(of: ";"), rest.distance(from: amp, to: semicolon) <= 10 else {
+                result.append("&")
+                rest = rest[rest.index(after: amp)...]
+                continue
+            }
+            let entity = rest[rest.index(after: amp)..<semicolon]
+            let named: [Substring: String] = ["lt": "<", "gt": ">", "quot": "\"", "apos": "'", "amp": "&"]
+            if let value = named[entity] {
+                result += value
+            } else if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let code = UInt32(entity.dropFirst(2), radix: 16), let scalar = Unicode.Scalar(code) {
+                result.unicodeScalars.append(scalar)
+            } else if entity.hasPrefix("#"), let code = UInt32(entity.dropFirst()), let scalar = Unicode.Scalar(code) {
+                result.unicodeScalars.append(scalar)
+            } else {
+                result += rest[amp...semicolon]
+            }
+            rest = rest[rest.index(after: semicolon)...]
+        }
+        return result + rest
     }
 }

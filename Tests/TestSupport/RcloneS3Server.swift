@@ -30,10 +30,12 @@ public final class RcloneS3Server {
     }
 
     deinit {
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        FixtureProcesses.unregister(pid)
+        if pid > 0 {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            FixtureProcesses.unregister(pid)
+        }
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -49,8 +49,9 @@ public final class SeaweedServer {
                      "-s3.config=\(directory)/s3.json", "-bucket=\(bucket)"] + ports.map { "-\($0.key)=\($0.value)" }
         pid = try Self.spawn(words, log: directory + "/weed.log", environment: ["HOME=\(directory)"])
         let remote = S3Remote(location: try location(), credentials: try credentials())
+        // The port first (each S3 request retries for seconds), then one answer from the bucket.
         for _ in 0..<300 {
-            if (try? remote.list(prefix: "")) != nil { return }
+            if Loopback.accepts(s3Port), (try? remote.list(prefix: "")) != nil { return }
             usleep(100_000)
         }
         stop()
@@ -59,19 +60,22 @@ public final class SeaweedServer {
 
     /// Kills the server at once (SIGKILL), as a crash would.
     public func kill() {
-        Glibc.kill(pid, SIGKILL)
+        if pid > 0 { Glibc.kill(pid, SIGKILL) }
         reap()
     }
 
     public func stop() {
-        Glibc.kill(pid, SIGTERM)
+        if pid > 0 { Glibc.kill(pid, SIGTERM) }
         reap()
     }
 
+    /// Only a started server is signalled and reaped (pid 0 would be the whole process group).
     private func reap() {
+        guard pid > 0 else { return }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         FixtureProcesses.unregister(pid)
+        pid = 0
     }
 
     deinit {

@@ -27,6 +27,9 @@ struct InitCommand: Command {
         if parsed.value(SyncPassphrase.option.name) != nil && parsed.value("--join") == nil {
             throw UsageError("--sync-passphrase-file goes with --join (or with remote set).", command: Self.spec)
         }
+        if parsed.value("--join") == nil && (parsed.value("--endpoint") != nil || parsed.value("--region") != nil || parsed.flag("--path-style")) {
+            throw UsageError("--endpoint, --region and --path-style go with --join s3://BUCKET/PREFIX (or with remote set).", command: Self.spec)
+        }
         self.parsed = parsed
     }
 

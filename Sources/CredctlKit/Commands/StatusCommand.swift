@@ -76,7 +76,7 @@ struct StatusCommand: Command {
         if let remote = status.remote {
             var line = "Remote:      \(remote)" + (status.remoteEndpoint.map { " at \($0)" } ?? "")
             if status.remoteConditionalWrites == false {
-                line += " (the store ignores create-only writes; safe, as each device writes only names of its own)"
+                line += " (the store ignores create-only writes: each device writes only names of its own, read first, which is safe while one copy of each vault directory syncs at a time)"
             }
             lines.append(line)
             if let objects = status.remoteObjects, let bytes = status.remoteBytes {

@@ -1,0 +1,40 @@
+@testable import S3
+import XCTest
+
+final class S3LocationTests: XCTestCase {
+    private func address(_ endpoint: String?, bucket: String = "vault", pathStyle: Bool = false, key: String? = "zones/a b") throws -> (String, String, String) {
+        let location = try S3Location(url: "s3://\(bucket)/team/one", endpoint: endpoint, region: "eu-west-1", pathStyle: pathStyle)
+        let (url, host, path) = try location.address(key: key.map(location.key), query: [("prefix", "a/b")])
+        return (url.absoluteString, host, path)
+    }
+
+    func testAddressesForEveryEndpointForm() throws {
+        XCTAssertEqual(try address(nil).1, "vault.s3.eu-west-1.amazonaws.com")
+        XCTAssertEqual(try address(nil).2, "/team/one/zones/a%20b")
+        XCTAssertEqual(try address("http://127.0.0.1:8333", pathStyle: true).0, "http://127.0.0.1:8333/vault/team/one/zones/a%20b?prefix=a%2Fb")
+        // A default port is not part of the Host header, so it is not signed either.
+        XCTAssertEqual(try address("https://minio.example:443", pathStyle: true).1, "minio.example")
+        XCTAssertEqual(try address("http://minio.example:80", pathStyle: true).1, "minio.example")
+        // IPv6 endpoints keep their brackets.
+        XCTAssertEqual(try address("http://[::1]:8333", pathStyle: true).1, "[::1]:8333")
+        XCTAssertEqual(try address("http://[::1]:8333", pathStyle: true).0, "http://[::1]:8333/vault/team/one/zones/a%20b?prefix=a%2Fb")
+        // A dotted bucket over https is addressed path-style (no wildcard certificate covers it).
+        XCTAssertEqual(try address(nil, bucket: "my.vault").1, "s3.eu-west-1.amazonaws.com")
+        XCTAssertEqual(try address(nil, key: nil).2, "/")
+        XCTAssertEqual(try address("http://127.0.0.1:8333", pathStyle: true, key: nil).2, "/vault/")
+    }
+
+    func testPrefixesAndEndpointsStoresWouldMangleAreRefused() {
+        XCTAssertThrowsError(try S3Location(url: "s3://vault/a/../b", endpoint: nil, region: nil, pathStyle: false))
+        XCTAssertThrowsError(try S3Location(url: "s3://vault/a b", endpoint: nil, region: nil, pathStyle: false))
+        XCTAssertThrowsError(try S3Location(url: "s3://Vault/x", endpoint: nil, region: nil, pathStyle: false))
+        XCTAssertThrowsError(try S3Location(url: "s3://vault/x", endpoint: "ftp://host", region: nil, pathStyle: false))
+        XCTAssertThrowsError(try S3Location(url: "s3://vault/x", endpoint: "http://host/path", region: nil, pathStyle: false))
+    }
+
+    func testListingsDecodeNamedAndNumericEntities() {
+        let body = Array("<ListBucketResult><Contents><Key>a&#39;b&amp;c&#x9;d&lt;</Key><Size>7</Size></Contents><Key>&bogus;</Key></ListBucketResult>".utf8)
+        XCTAssertEqual(S3XML.values("Key", in: body), ["a'b&c\td<", "&bogus;"])
+        XCTAssertEqual(S3XML.values("Size", in: body), ["7"])
+    }
+}
