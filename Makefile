@@ -1,6 +1,6 @@
 # The two quick-start commands (make demo, make test) install what they need themselves.
 SHELL := /bin/bash
-APT_PACKAGES := pkg-config libsodium-dev libsecret-1-dev libsqlite3-dev sqlite3 openssh-client
+APT_PACKAGES := pkg-config libsodium-dev libsecret-1-dev libsqlite3-dev libcurl4-openssl-dev sqlite3 openssh-client
 # Only the tests use these: real shells for the completion scripts, groff to check the man page,
 # a real gnome-keyring on a private session bus (dbus-daemon) with secret-tool beside it, and
 # dbus-test-tool (dbus-tests) for a Secret Service that never answers, and a real sshd

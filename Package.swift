@@ -13,6 +13,8 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibsecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // libcurl itself, not FoundationNetworking: that would load Foundation and ICU into every credctl run.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Wrappers: the only places the C modules are imported.
         .target(name: "Sodium", dependencies: ["CSodium"]),
@@ -28,7 +30,7 @@ let package = Package(
         .target(name: "CPosix"),
         .target(name: "Launch", dependencies: ["Sodium", "CPosix"]),
         .target(name: "SSHConfig"),
-        .target(name: "S3", dependencies: ["Sodium", "Replication"]),
+        .target(name: "S3", dependencies: ["Sodium", "Replication", "CCurl"]),
         .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
         .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium", "CSodium"]),

@@ -1,10 +1,5 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Glibc
 import Sodium
-import Synchronization
 
 /// Signed requests to one bucket, retried with exponential backoff and jitter when the store
 /// fails (5xx, a dropped connection, a timeout); 4xx answers become `S3Error`s that say what to
@@ -20,18 +15,14 @@ final class S3Client: Sendable {
     let location: S3Location
     private let signer: SigV4
     private let credentials: S3Credentials
-    private let session: URLSession
+    private let timeoutSeconds: Int
     static let attempts = 5
 
-    init(location: S3Location, credentials: S3Credentials, timeout: TimeInterval = 15) {
+    init(location: S3Location, credentials: S3Credentials, timeoutSeconds: Int = 15) {
         self.location = location
         self.credentials = credentials
+        self.timeoutSeconds = timeoutSeconds
         signer = SigV4(credentials: credentials, region: location.region)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
     }
 
     /// Sends a request, retrying failures of the store; returns any answer below 500.
@@ -62,26 +53,15 @@ final class S3Client: Sendable {
         let amzDate = Self.amzDate()
         var signed = headers.merging(["host": host, "x-amz-date": amzDate, "x-amz-content-sha256": payloadHash]) { $1 }
         if let token = credentials.sessionToken { signed["x-amz-security-token"] = token }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        for (name, value) in signed where name != "host" { request.setValue(value, forHTTPHeaderField: name) }
-        request.setValue(try signer.authorization(method: method, path: path, query: query, headers: signed, payloadHash: payloadHash, amzDate: amzDate),
-                         forHTTPHeaderField: "Authorization")
-        if method == "PUT" { request.httpBody = Data(body) }
-        let outcome = Mutex<Result<Response, S3Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        session.dataTask(with: request) { data, response, error in
-            let result: Result<Response, S3Error>
-            if let http = response as? HTTPURLResponse {
-                result = .success(Response(status: http.statusCode, body: data.map { Array($0) } ?? []))
-            } else {
-                result = .failure(S3Error(.unreachable, "Cannot reach the S3 store at \(self.location.endpoint): \(error.map { "\($0.localizedDescription)" } ?? "no answer")."))
-            }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }.resume()
-        done.wait()
-        return try outcome.withLock { $0! }.get()
+        // curl derives the Host header from the URL exactly as it was signed.
+        var sent = signed.filter { $0.key != "host" }
+        sent["Authorization"] = try signer.authorization(method: method, path: path, query: query, headers: signed, payloadHash: payloadHash, amzDate: amzDate)
+        do {
+            let (status, bytes) = try CurlTransport.perform(method, url: url.absoluteString, headers: sent, body: body, timeoutSeconds: timeoutSeconds)
+            return Response(status: status, body: bytes)
+        } catch let error as S3Error {
+            throw S3Error(.unreachable, "Cannot reach the S3 store at \(location.endpoint): \(error.message).")
+        }
     }
 
     /// Turns a 4xx answer into the error a user can act on.

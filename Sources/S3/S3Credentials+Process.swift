@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension S3Credentials {
     /// The credentials this process's environment gives (see `resolve`).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a vault's objects live in an S3-compatible store: `s3://BUCKET/PREFIX` at an endpoint,
 /// in a region, addressed path-style (`ENDPOINT/BUCKET/KEY`, what MinIO, SeaweedFS, Garage and

@@ -1,20 +1,30 @@
-import Foundation
+import FoundationEssentials
 
 /// The few values read from S3's XML answers (`<Key>`, `<IsTruncated>`, `<NextContinuationToken>`,
 /// `<Code>`): element text, with the five predefined entities decoded. The documents are flat
 /// enough that no general XML parser is needed.
 enum S3XML {
     static func values(_ element: String, in body: [UInt8]) -> [String] {
-        let text = String(decoding: body, as: UTF8.self)
-        let open = "<\(element)>", close = "</\(element)>"
+        let open = Array("<\(element)>".utf8), close = Array("</\(element)>".utf8)
         var found: [String] = []
-        var rest = text[...]
-        while let start = rest.range(of: open) {
-            guard let end = rest[start.upperBound...].range(of: close) else { break }
-            found.append(decode(String(rest[start.upperBound..<end.lowerBound])))
-            rest = rest[end.upperBound...]
+        var index = 0
+        while let start = find(open, in: body, from: index) {
+            let valueStart = start + open.count
+            guard let end = find(close, in: body, from: valueStart) else { break }
+            found.append(decode(String(decoding: body[valueStart..<end], as: UTF8.self)))
+            index = end + close.count
         }
         return found
+    }
+
+    private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty, bytes.count >= needle.count else { return nil }
+        var index = start
+        while index <= bytes.count - needle.count {
+            if bytes[index] == needle[0] && bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// The predefined entities and numeric character references (`&#39;`, `&#x9;`), which Go
