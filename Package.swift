@@ -13,8 +13,6 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibsecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
-        // libcurl itself, not FoundationNetworking: that would load Foundation and ICU into every credctl run.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Wrappers: the only places the C modules are imported.
         .target(name: "Sodium", dependencies: ["CSodium"]),
@@ -28,6 +26,9 @@ let package = Package(
         .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Sodium", "Keyring", "SSHConfig", "S3"]),
         // Two GNU calls Glibc's Swift module does not export.
         .target(name: "CPosix"),
+        // libcurl through dlopen, on first use: not FoundationNetworking, which would load
+        // Foundation and ICU into every credctl run, nor a link-time libcurl and its libraries.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "Launch", dependencies: ["Sodium", "CPosix"]),
         .target(name: "SSHConfig"),
         .target(name: "S3", dependencies: ["Sodium", "Replication", "CCurl"]),
