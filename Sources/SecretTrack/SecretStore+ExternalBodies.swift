@@ -16,18 +16,26 @@ extension SecretStore {
     static let placeholderTag: [UInt8] = [0x4B, 0x52, 0x01]
     private static let digestDomain = Array("credvault/v1/external-body".utf8)
 
-    static let externalBodiesMigration = Migration("secrets: bodies kept outside, and what to remove there") { db in
+    static let externalBodiesMigration = Migration("secrets: what to remove from the keyring after a commit") { db in
         try db.execute("""
             CREATE TABLE external_discards (
                 reference TEXT NOT NULL, incarnation INTEGER NOT NULL,
                 version_clock INTEGER NOT NULL, version_device TEXT NOT NULL,
-                PRIMARY KEY (reference, incarnation, version_clock, version_device));
-            CREATE TRIGGER secret_items_external_delete AFTER DELETE ON secret_items
+                PRIMARY KEY (reference, incarnation, version_clock, version_device))
+            """)
+    }
+
+    /// The triggers that note replaced and removed bodies, created only in a store with the
+    /// keyring backend (a store in `secrets.sqlite` has no placeholder rows, and every insert
+    /// would pay for them).
+    static func createDiscardTriggers(_ db: Connection) throws {
+        try db.execute("""
+            CREATE TRIGGER IF NOT EXISTS secret_items_external_delete AFTER DELETE ON secret_items
                 WHEN substr(old.sealed_body, 1, 3) = X'4B5201'
             BEGIN
                 INSERT OR IGNORE INTO external_discards VALUES (old.reference, old.incarnation, old.version_clock, old.version_device);
             END;
-            CREATE TRIGGER secret_items_external_update AFTER UPDATE ON secret_items
+            CREATE TRIGGER IF NOT EXISTS secret_items_external_update AFTER UPDATE ON secret_items
                 WHEN substr(old.sealed_body, 1, 3) = X'4B5201' AND (new.incarnation IS NOT old.incarnation
                     OR new.version_clock IS NOT old.version_clock OR new.version_device IS NOT old.version_device
                     OR new.sealed_body IS NOT old.sealed_body)
@@ -35,7 +43,7 @@ extension SecretStore {
                 INSERT OR IGNORE INTO external_discards VALUES (old.reference, old.incarnation, old.version_clock, old.version_device);
             END;
             -- INSERT OR REPLACE removes the old row without firing delete triggers.
-            CREATE TRIGGER secret_items_external_replace BEFORE INSERT ON secret_items
+            CREATE TRIGGER IF NOT EXISTS secret_items_external_replace BEFORE INSERT ON secret_items
             BEGIN
                 INSERT OR IGNORE INTO external_discards
                     SELECT reference, incarnation, version_clock, version_device FROM secret_items

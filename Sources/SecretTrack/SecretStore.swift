@@ -42,6 +42,7 @@ public final class SecretStore: Sendable {
                 }
                 try db.run("INSERT INTO secret_meta (key, value) VALUES ('store_id', ?), ('device_id', ?), ('backend', ?)",
                            [storeID, deviceID, backend.rawValue])
+                if backend == .keyring { try createDiscardTriggers(db) }
                 try Self.insert(slot, db)
             }
         }
