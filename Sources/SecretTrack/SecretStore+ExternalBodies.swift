@@ -86,6 +86,9 @@ extension SecretStore {
     /// cannot be removed now stays noted, and the next sweep takes it anyway.
     func removeDiscardedBodies() {
         guard backend == .keyring, let external = externalBodies else { return }
+        // Most writes replace or remove nothing: a read, without the write lock, says so.
+        let pending = (try? queue.read { try $0.queryFirst("SELECT EXISTS (SELECT 1 FROM external_discards)") { $0.bool(0) } }) ?? true
+        guard pending else { return }
         try? queue.write { db in
             let discarded = try db.query("SELECT reference, incarnation, version_clock, version_device FROM external_discards") {
                 BodyKey(device: deviceID, reference: $0.text(0) ?? "", incarnation: $0.int64(1), version: RecordVersion(clock: $0.uint64(2), device: $0.text(3) ?? ""))

@@ -54,10 +54,7 @@ final class OpenSSHServer {
         clientConfig = directory + "/ssh_config"
         try "Host *\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  LogLevel ERROR\n  ConnectTimeout 10\n"
             .write(toFile: clientConfig, atomically: true, encoding: .utf8)
-        // posix_spawn and waitpid, not Foundation's Process: its child monitor blocks in
-        // waitpid on a long-lived daemon and then never reaps the other children.
-        daemon = try Self.spawn(["/usr/sbin/sshd", "-D", "-e", "-f", config])
-        FixtureProcesses.register(daemon)
+        daemon = try FixtureProcesses.spawn(["/usr/sbin/sshd", "-D", "-e", "-f", config])
         for _ in 0..<200 {
             if Loopback.accepts(port) { return }
             usleep(25_000)
@@ -78,19 +75,6 @@ final class OpenSSHServer {
         FixtureProcesses.unregister(daemon)
     }
 
-    /// Starts a daemon in the foreground with no inherited descriptors but /dev/null.
-    static func spawn(_ words: [String]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
-        let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        let variables: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/sbin:/usr/bin:/bin"), nil]
-        defer { (arguments + variables).forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, words[0], &actions, nil, arguments, variables) == 0 else { throw HeadlessKeyring.FixtureFailure("\(words[0]) did not start") }
-        return pid
-    }
 
     private static func ensureAccount() throws {
         if getpwnam(user) != nil { return }

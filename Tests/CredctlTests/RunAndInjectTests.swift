@@ -35,7 +35,7 @@ final class RunAndInjectTests: TwoDeviceTestCase {
         XCTAssertEqual(lines[0], secret)
         XCTAssertEqual(lines[1], secret, "an inherited cred:// value is replaced")
         XCTAssertEqual(lines[2], "left alone")
-        XCTAssertTrue(lines[3].hasPrefix("sh -c"), lines[3])
+        XCTAssertTrue(lines[3].hasPrefix("sh -c"), "the command line is the command's own")
         XCTAssertFalse(lines[3].contains("s3cret"), "the command line holds no secret")
 
         // The command's own exit status; 127 for one that does not exist.

@@ -106,7 +106,8 @@ final class SSHIntegrationTests: CredctlTestCase {
         // While connected: every process's arguments, ssh's environment, and the files around.
         let processes = try ProcessTable.snapshot()
         for process in processes {
-            for secret in secrets { XCTAssertFalse(process.commandLine.contains(secret), "a secret in the arguments of \(process.commandLine)") }
+            // Named by pid and program only: the message must not print what it found.
+            for secret in secrets { XCTAssertFalse(process.commandLine.contains(secret), "a secret in the arguments of pid \(process.pid) (\(process.arguments.first ?? "?"))") }
         }
         let sshProcesses = processes.filter { $0.arguments.first.map { $0 == "ssh" || $0.hasSuffix("/ssh") } ?? false }
         XCTAssertFalse(sshProcesses.isEmpty)
@@ -131,8 +132,7 @@ final class SSHIntegrationTests: CredctlTestCase {
 
     func testWithAnAgentLifetimeTheKeyGoesToTheRunningAgent() throws {
         let socket = directory + "/runtime/user-agent.sock"
-        let agent = try OpenSSHServer.spawn(["/usr/bin/ssh-agent", "-D", "-a", socket])
-        FixtureProcesses.register(agent)
+        let agent = try FixtureProcesses.spawn(["/usr/bin/ssh-agent", "-D", "-a", socket])
         defer {
             kill(agent, SIGTERM)
             var status: Int32 = 0

@@ -20,7 +20,7 @@ public final class RcloneS3Server {
         directory = NSTemporaryDirectory() + "rclone-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory + "/data/" + bucket, withIntermediateDirectories: true)
         port = try Loopback.freePort()
-        pid = try SeaweedServer.spawn([binary, "serve", "s3", "--auth-key", "\(Self.accessKey),\(secretKey)", "--addr", "127.0.0.1:\(port)", directory + "/data"],
+        pid = try FixtureProcesses.spawn([binary, "serve", "s3", "--auth-key", "\(Self.accessKey),\(secretKey)", "--addr", "127.0.0.1:\(port)", directory + "/data"],
                                        log: directory + "/rclone.log", environment: ["HOME=\(directory)", "RCLONE_CONFIG=\(directory)/rclone.conf"])
         for _ in 0..<200 {
             if Loopback.accepts(port) { return }

@@ -47,7 +47,7 @@ public final class SeaweedServer {
         }
         let words = [Self.binary, "mini", "-dir=\(directory)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-admin.ui=false", "-master.telemetry=false",
                      "-s3.config=\(directory)/s3.json", "-bucket=\(bucket)"] + ports.map { "-\($0.key)=\($0.value)" }
-        pid = try Self.spawn(words, log: directory + "/weed.log", environment: ["HOME=\(directory)"])
+        pid = try FixtureProcesses.spawn(words, log: directory + "/weed.log", environment: ["HOME=\(directory)"])
         let remote = S3Remote(location: try location(), credentials: try credentials())
         // The port first (each S3 request retries for seconds), then one answer from the bucket.
         for _ in 0..<300 {
@@ -91,23 +91,6 @@ public final class SeaweedServer {
         S3Credentials(accessKeyID: Self.accessKey, secretAccessKey: try SecretBytes(utf8: secret ?? secretKey))
     }
 
-    /// Starts a server in the foreground as this process's child, its output in `log`; stopped at
-    /// exit if the fixture is not stopped before.
-    static func spawn(_ words: [String], log: String, environment: [String]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        let variables: [UnsafeMutablePointer<CChar>?] = (environment + ["PATH=/usr/bin:/bin"]).map { strdup($0) } + [nil]
-        defer { (arguments + variables).forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, words[0], &actions, nil, arguments, variables) == 0 else { throw SeaweedFailure("\(words[0]) did not start") }
-        FixtureProcesses.register(pid)
-        return pid
-    }
 }
 
 public struct SeaweedFailure: Error, CustomStringConvertible {

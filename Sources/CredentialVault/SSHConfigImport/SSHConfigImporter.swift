@@ -84,7 +84,7 @@ struct SSHConfigImporter {
 
     /// Adds the plan's forwards the host does not have yet; whether any was added.
     private func addForwards(_ plan: SSHConfigHostPlan, to host: Host) throws -> Bool {
-        let existing = dryRun && !hosts.contains(where: { $0.id == host.id }) ? [] : try vault.forwards(forHost: host.id)
+        let existing = try vault.forwards(forHost: host.id)
         var known = Set(existing.map { "\($0.kind.rawValue) \($0.specification)" })
         var added = false
         for (kind, specification) in plan.forwards {

@@ -37,7 +37,7 @@ extension Vault {
                     continue
                 }
                 names.forEach { seen.insert($0.lowercased()) }
-                var plan = SSHConfigHostPlan(SSHConfigHost(alias: alias, location: block.location, in: file), home: home, localUser: localUser)
+                var plan = SSHConfigHostPlan(SSHConfigHost(alias: alias, in: file), home: home, localUser: localUser)
                 if names.count > 1 { plan.notes.append("other names on its Host line not imported: \(names.dropFirst().joined(separator: " "))") }
                 try importer.add(plan)
             }
