@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "S3", dependencies: ["Sodium", "Replication", "CCurl"]),
         .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
-        .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium", "CSodium"]),
+        .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium", "CSodium", "Replication", "S3", "TestSupport"]),
 
         .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),

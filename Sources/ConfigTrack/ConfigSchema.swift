@@ -50,5 +50,6 @@ enum ConfigSchema {
         SyncTables.ingestedCopiesMigration,
         SyncTables.replayableQuarantineMigration,
         SyncTables.publishIntentMigration,
+        SyncTables.compactionMigration,
     ])
 }

@@ -10,3 +10,4 @@
 @_exported import struct Sodium.KDFParameters
 @_exported import enum Sodium.Base64
 @_exported import struct Replication.QuarantineEntry
+@_exported import struct Replication.CompactionPolicy

@@ -24,10 +24,10 @@ struct RemoteUsageRecord: Codable {
         return contents.withUnsafeBytes { try? JSONDecoder().decode(RemoteUsageRecord.self, from: Data($0)) }
     }
 
-    /// Measures and saves when the last measurement is an hour old (or missing); best effort:
-    /// a remote that cannot be listed now is measured at a later sync.
-    static func refresh(_ remote: any Remote, in directory: VaultDirectory, now: Int64) {
-        if let last = load(from: directory), now - last.measuredAt < intervalSeconds, now >= last.measuredAt { return }
+    /// Measures and saves when the last measurement is an hour old (or missing), or when
+    /// `force`d; best effort: a remote that cannot be listed now is measured at a later sync.
+    static func refresh(_ remote: any Remote, in directory: VaultDirectory, now: Int64, force: Bool = false) {
+        if !force, let last = load(from: directory), now - last.measuredAt < intervalSeconds, now >= last.measuredAt { return }
         guard let usage = try? remote.usage() else { return }
         let record = RemoteUsageRecord(objects: usage.objects, bytes: usage.bytes, measuredAt: now)
         guard let encoded = try? JSONEncoder().encode(record) else { return }

@@ -12,14 +12,16 @@ extension Vault {
     /// replaced) or a device-name conflict in `needsAttention` — and nothing is uploaded then.
     /// Needs no unlocking. Throws only when the vault has no remote.
     /// `progress` is told, during long runs, how far each zone has come — from the zones' own
-    /// threads, concurrently.
-    public func sync(zones: [SyncZone] = SyncZone.allCases, progress: (@Sendable (SyncZone, Int, Int) -> Void)? = nil) throws(VaultError) -> [ZoneOutcome] {
+    /// threads, concurrently. `compaction` says when snapshots are written and old objects
+    /// collected (see `CompactionPolicy`).
+    public func sync(zones: [SyncZone] = SyncZone.allCases, compaction: CompactionPolicy = .fromEnvironment(),
+                     progress: (@Sendable (SyncZone, Int, Int) -> Void)? = nil) throws(VaultError) -> [ZoneOutcome] {
         // One sync at a time per vault: two would race each other for the same object names.
         let distinct = SyncZone.allCases.filter(zones.contains)
-        return try VaultError.wrapping { try directory.withExclusiveLock { try syncLocked(zones: distinct, progress: progress) } }
+        return try VaultError.wrapping { try directory.withExclusiveLock { try syncLocked(zones: distinct, compaction: compaction, progress: progress) } }
     }
 
-    private func syncLocked(zones: [SyncZone], progress: (@Sendable (SyncZone, Int, Int) -> Void)?) throws -> [ZoneOutcome] {
+    private func syncLocked(zones: [SyncZone], compaction: CompactionPolicy, progress: (@Sendable (SyncZone, Int, Int) -> Void)?) throws -> [ZoneOutcome] {
         try VaultError.wrapping {
             guard let binding = try RemoteBinding.load(from: directory) else {
                 throw VaultError(.noRemote, "This vault has no remote to sync with.", hint: "Set one with: credctl remote set DIR")
@@ -41,7 +43,8 @@ extension Vault {
                 let store: any ZoneStore = zone == .config ? ConfigZone(store: config) : SecretZone(store: secrets)
                 var report: (@Sendable (ZoneSyncReport) -> Void)?
                 if let progress { report = { progress(zone, $0.receivedChanges, $0.sentChanges) } }
-                let outcome = Self.run(zone, store: store, remote: remote, transportKey: transportKey, progress: report, blockedBy: boundElsewhere)
+                let outcome = Self.run(zone, store: store, remote: remote, transportKey: transportKey, compaction: compaction, progress: report,
+                                       blockedBy: boundElsewhere)
                 results.withLock { $0[zone] = outcome }
             }
             let outcomes = results.withLock { finished in zones.compactMap { finished[$0] } }
@@ -69,7 +72,9 @@ extension Vault {
             }
             try ZoneStatusRecord.save(records, in: directory)
             if outcomes.contains(where: { $0.state == .available }) {
-                RemoteUsageRecord.refresh(remote, in: directory, now: Int64(HybridLogicalClock.wallMilliseconds() / 1_000))
+                // Compaction changes what the remote holds a lot: measured again at once.
+                let compacted = outcomes.contains { $0.collectedObjects > 0 || $0.snapshotsWritten > 0 }
+                RemoteUsageRecord.refresh(remote, in: directory, now: Int64(HybridLogicalClock.wallMilliseconds() / 1_000), force: compacted)
             }
             // Losing versions and unreferenced bodies are kept for a fixed period, then collected.
             try secrets.collectExpiredConflicts()
@@ -103,18 +108,21 @@ extension Vault {
         }
     }
 
-    private static func run(_ zone: SyncZone, store: any ZoneStore, remote: any Remote, transportKey: SecretBytes,
+    private static func run(_ zone: SyncZone, store: any ZoneStore, remote: any Remote, transportKey: SecretBytes, compaction: CompactionPolicy,
                             progress: (@Sendable (ZoneSyncReport) -> Void)?, blockedBy problem: (ZoneOutcome.State, String)?) -> ZoneOutcome {
         if let (state, reason) = problem { return ZoneOutcome(failed: zone, state, reason) }
         do {
-            let report = try ZoneEngine(store: store, remote: remote, transportKey: transportKey, progress: progress).run()
+            let report = try ZoneEngine(store: store, remote: remote, transportKey: transportKey, policy: compaction, progress: progress).run()
+            if report.compactionProblem != nil { SyncLog.failure(zone: zone.rawValue, stage: "compact", code: "unreachable") }
             if report.foreignObjectsUnderOwnName > 0 {
                 return ZoneOutcome(zone: zone, state: .needsAttention,
                                    reason: "another copy of this vault writes under this device's name (a copied vault directory, or a restored backup); its changes were merged, nothing was sent",
                                    fetchedObjects: report.fetchedObjects, applied: report.applied, quarantined: report.quarantined, waiting: report.waiting, sentChanges: 0)
             }
             return ZoneOutcome(zone: zone, state: .available, reason: nil, fetchedObjects: report.fetchedObjects, applied: report.applied,
-                               quarantined: report.quarantined, waiting: report.waiting, sentChanges: report.sentChanges)
+                               quarantined: report.quarantined, waiting: report.waiting, sentChanges: report.sentChanges,
+                               snapshotsRead: report.snapshotsRead, snapshotsWritten: report.snapshotsWritten,
+                               collectedObjects: report.collectedObjects, compactionProblem: report.compactionProblem)
         } catch let error as ReplicationError {
             SyncLog.failure(zone: zone.rawValue, stage: "run", code: error.code.rawValue)
             switch error.code {

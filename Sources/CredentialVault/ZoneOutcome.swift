@@ -18,4 +18,10 @@ public struct ZoneOutcome: Sendable {
     public let quarantined: Int
     public let waiting: Int
     public let sentChanges: Int
+    /// Compaction in this run: snapshots read (a join or catch-up) and written, old objects
+    /// collected, and why compaction stopped short, if it did (the sync itself still counts).
+    public var snapshotsRead = 0
+    public var snapshotsWritten = 0
+    public var collectedObjects = 0
+    public var compactionProblem: String?
 }

@@ -113,6 +113,21 @@ public final class DirectoryRemote: Remote {
         }
     }
 
+    public func delete(_ name: String) throws {
+        try ObjectName.validate(name)
+        try checkRoot()
+        do {
+            do {
+                _ = try SystemCallError.retrying("unlink") { unlink(path(of: name)) }
+            } catch let error as SystemCallError where error.errno == ENOENT || error.errno == ENOTDIR {
+                return
+            }
+            try syncDirectory(path(of: ObjectName.directoryPart(of: name)))
+        } catch let error as SystemCallError {
+            throw error.remoteError("delete object '\(name)'", in: root)
+        }
+    }
+
     // MARK: - Helpers
 
     private func path(of name: String) -> String {

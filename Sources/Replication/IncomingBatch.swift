@@ -7,12 +7,17 @@ public struct IncomingBatch: Sendable {
     /// False for conflict copies and other out-of-band objects: their envelopes merge, but the
     /// writer's cursor stays where it is.
     public let advancesCursor: Bool
+    /// A snapshot's cursor vector, with its last part: after the envelopes, each named cursor
+    /// moves up to it (never back).
+    public let covers: [String: UInt64]
 
-    public init(device: String, sequence: UInt64, envelopes: [Envelope], rejected: [RejectedEnvelope], advancesCursor: Bool) {
+    public init(device: String, sequence: UInt64, envelopes: [Envelope], rejected: [RejectedEnvelope], advancesCursor: Bool,
+                covers: [String: UInt64] = [:]) {
         self.device = device
         self.sequence = sequence
         self.envelopes = envelopes
         self.rejected = rejected
         self.advancesCursor = advancesCursor
+        self.covers = covers
     }
 }

@@ -1,8 +1,8 @@
 /// Where replicas meet: a store of immutable, named objects that sees only ciphertext.
 ///
 /// Names are relative paths of `/`-separated components (`vault.json`,
-/// `zones/config/<device>/00000000000000000042.batch`). Objects are never overwritten or
-/// deleted through this protocol by replication; every writer only creates names of its own.
+/// `zones/config/<device>/00000000000000000042.batch`). Objects are never overwritten: every
+/// writer only creates names of its own. Compaction deletes objects every device is done with.
 public protocol Remote: Sendable {
     /// A description for status displays (a path or an endpoint), never a credential.
     var location: String { get }
@@ -18,6 +18,10 @@ public protocol Remote: Sendable {
     /// object that already exists with identical bytes succeeds (a retried publish); with other
     /// bytes it throws `ReplicationError.nameConflict` and changes nothing.
     func createOnly(_ name: String, bytes: [UInt8]) throws -> CreateOutcome
+
+    /// Removes `name`; removing an object that is not there succeeds (another device may have
+    /// collected it first).
+    func delete(_ name: String) throws
 
     /// How many objects the remote holds, and their bytes (for status).
     func usage() throws -> RemoteUsage

@@ -34,6 +34,14 @@ extension SQLiteZoneStore {
         try readBookkeeping { try SyncTables.publishing($0, zone: zone, sequence: sequence) }
     }
 
+    public func bookkeepingValue(_ key: String) throws -> [UInt8]? {
+        try readBookkeeping { try SyncTables.value($0, zone: zone, key: key) }
+    }
+
+    public func setBookkeepingValue(_ key: String, _ value: [UInt8]) throws {
+        try writeBookkeeping { try SyncTables.setValue($0, zone: zone, key: key, value) }
+    }
+
     public func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
         try writeBookkeeping { try SyncTables.acknowledge($0, zone: zone, sent: sent, sequence: sequence) }
     }

@@ -24,6 +24,32 @@ public enum SyncTables {
         try db.execute("CREATE TABLE replication_publishing (zone TEXT NOT NULL, sequence INTEGER NOT NULL, digest BLOB NOT NULL, PRIMARY KEY (zone, sequence))")
     }
 
+    public static let compactionMigration = Migration("replication: compaction bookkeeping") { db in
+        try db.execute("CREATE TABLE replication_values (zone TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (zone, key))")
+    }
+
+    public static func value(_ db: Connection, zone: String, key: String) throws -> [UInt8]? {
+        try db.queryFirst("SELECT value FROM replication_values WHERE zone = ? AND key = ?", [zone, key]) { $0.blob(0) } ?? nil
+    }
+
+    public static func setValue(_ db: Connection, zone: String, key: String, _ value: [UInt8]) throws {
+        try db.run("INSERT OR REPLACE INTO replication_values (zone, key, value) VALUES (?, ?, ?)", [zone, key, value])
+    }
+
+    /// The shared part of `ZoneStore.snapshotState`, inside the store's read transaction: nil
+    /// while changes are pending; otherwise the cursor vector (this device's own last published
+    /// sequence included) and the quarantined envelopes a newer build can apply, to go with the
+    /// store's own records.
+    public static func snapshotFrame(_ db: Connection, zone: String, ownDevice: String) throws -> (cursors: [String: UInt64], held: [Envelope])? {
+        guard try Journal.pendingCount(db) == 0 else { return nil }
+        let state = try state(db, zone: zone)
+        var cursors = state.cursors.filter { $0.value > 0 }
+        if state.nextSequence > 1 { cursors[ownDevice] = max(cursors[ownDevice] ?? 0, state.nextSequence - 1) }
+        let held = try db.query("SELECT envelope FROM replication_quarantine WHERE zone = ? AND envelope IS NOT NULL ORDER BY id", [zone]) { $0.blob(0) ?? [] }
+            .compactMap { try? BatchCodec.decode($0) }
+        return (cursors, held)
+    }
+
     /// Remembers, before the object goes out, what this device is about to publish as `sequence`:
     /// if the acknowledgement is then cut short, the object is still known as its own later,
     /// however the journal has moved on meanwhile.
@@ -134,6 +160,9 @@ public enum SyncTables {
             }
             if batch.advancesCursor {
                 try advance(db, zone: zone, device: batch.device, sequence: batch.sequence, ownDevice: ownDevice)
+            }
+            for (device, sequence) in batch.covers where sequence > 0 {
+                try advance(db, zone: zone, device: device, sequence: sequence, ownDevice: ownDevice)
             }
         }
         return report

@@ -12,31 +12,44 @@ public struct ZoneEngine: Sendable {
     let transportKey: SecretBytes
     /// Called after each object fetched or sent, for progress displays.
     let progress: (@Sendable (ZoneSyncReport) -> Void)?
+    /// When this device writes snapshots, publishes its cursors and collects old objects.
+    let policy: CompactionPolicy
     /// Upper bound on batches sent in one run, so a run always ends.
     static let maximumBatchesPerRun = 10_000
 
-    public init(store: any ZoneStore, remote: any Remote, transportKey: SecretBytes, progress: (@Sendable (ZoneSyncReport) -> Void)? = nil) {
+    public init(store: any ZoneStore, remote: any Remote, transportKey: SecretBytes, policy: CompactionPolicy = CompactionPolicy(),
+                progress: (@Sendable (ZoneSyncReport) -> Void)? = nil) {
         self.store = store
         self.remote = remote
         self.transportKey = transportKey
+        self.policy = policy
         self.progress = progress
     }
 
+    /// Fetch, send, then compact. Compaction failing (the remote went away meanwhile) is said
+    /// in the report, not thrown: what was fetched and sent stands, and the next run tries again.
     public func run() throws -> ZoneSyncReport {
         var report = ZoneSyncReport(zone: store.zone)
-        try fetch(into: &report)
+        let listing = try fetch(into: &report)
         // Someone else writes as this device: sending now could race it for the same names.
         guard report.foreignObjectsUnderOwnName == 0 else { return report }
         try send(into: &report)
+        do {
+            try compact(listing, into: &report)
+        } catch let error as ReplicationError {
+            report.compactionProblem = error.message
+        }
         return report
     }
 
     // MARK: - Fetch
 
-    func fetch(into report: inout ZoneSyncReport) throws {
+    @discardableResult
+    func fetch(into report: inout ZoneSyncReport) throws -> ZoneListing {
         var queue = ApplyQueue(store: store)
+        let listing: ZoneListing
         do {
-            try fetch(into: &report, queue: &queue)
+            listing = try fetch(into: &report, queue: &queue)
         } catch {
             // What was read and opened before the failure still lands; the rest is fetched again.
             try? queue.flush(into: &report)
@@ -44,19 +57,17 @@ public struct ZoneEngine: Sendable {
         }
         try queue.flush(into: &report)
         progress?(report)
+        return listing
     }
 
-    private func fetch(into report: inout ZoneSyncReport, queue: inout ApplyQueue) throws {
+    private func fetch(into report: inout ZoneSyncReport, queue: inout ApplyQueue) throws -> ZoneListing {
         let zone = store.zone
         // What a newer build wrote and this one once could not read: an upgrade applies it now.
         report.add(try store.replayQuarantined())
-        let state = try store.syncState()
-        var byDevice: [String: [UInt64: String]] = [:]
-        var copies: [(BatchObjectName, String)] = []
-        for name in try remote.list(prefix: "zones/\(zone)/") {
-            guard let parsed = BatchObjectName(name, zone: zone) else { continue }
-            if parsed.isConflictCopy { copies.append((parsed, name)) } else { byDevice[parsed.device, default: [:]][parsed.sequence] = name }
-        }
+        let listing = ZoneListing(try remote.list(prefix: "zones/\(zone)/"), zone: zone)
+        var state = try store.syncState()
+        if try startFromSnapshots(listing, state: state, into: &report) { state = try store.syncState() }
+        let byDevice = listing.batches
         for device in byDevice.keys.sorted() {
             // This device's own objects are read only past what it remembers publishing (after a
             // restore from backup); everything else past its cursor.
@@ -78,10 +89,15 @@ public struct ZoneEngine: Sendable {
                 if device == store.deviceID { report.foreignObjectsUnderOwnName += 1 }
             }
             // Later objects behind a missing one: the gap is waited for, and said so.
-            if objects[cursor + 1] == nil, let last = objects.keys.max(), last > cursor + 1 { report.waiting += 1 }
+            if objects[cursor + 1] == nil, let last = objects.keys.max(), last > cursor + 1 {
+                report.waiting += 1
+                // Never publish below this device's own newest object (its state was restored
+                // from an older backup and the objects between were collected).
+                if device == store.deviceID { try store.acknowledge([], sequence: last) }
+            }
         }
         try queue.flush(into: &report)
-        for (parsed, name) in copies {
+        for (parsed, name) in listing.copies {
             // A conflict copy is another writer's version of a name; its envelopes merge like any
             // others. Each copy is read once (by name and content), so it cannot fill quarantine.
             guard let bytes = try remote.get(name) else { continue }
@@ -94,6 +110,7 @@ public struct ZoneEngine: Sendable {
             try store.markIngested(name, digest: digest)
             report.add(outcome)
         }
+        return listing
     }
 
     /// An object under this device's name past what it remembers publishing, holding exactly

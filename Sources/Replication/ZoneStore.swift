@@ -41,6 +41,16 @@ public protocol ZoneStore: Sendable {
     func notePublishing(sequence: UInt64, digest: [UInt8]) throws
     func publishing(sequence: UInt64) throws -> [UInt8]?
 
+    /// The zone's merged state for a snapshot, or nil when it cannot be one now: local changes
+    /// are still waiting to be sent (they are in no batch yet), or a body is missing.
+    /// Quarantined envelopes a newer build can apply are included, so no one loses them.
+    func snapshotState() throws -> ZoneSnapshotState?
+
+    /// Small values the replication engine keeps for itself (what it last published, when it
+    /// last collected), by key; nil when never set.
+    func bookkeepingValue(_ key: String) throws -> [UInt8]?
+    func setBookkeepingValue(_ key: String, _ value: [UInt8]) throws
+
     /// Records that `sent` was published as `sequence`: the next sequence moves past it and each
     /// journal entry is cleared only if it still holds exactly the version that was sent.
     func acknowledge(_ sent: [Envelope], sequence: UInt64) throws

@@ -16,6 +16,12 @@ public struct ZoneSyncReport: Sendable, Equatable {
     public var foreignObjectsUnderOwnName = 0
     public var sentChanges = 0
     public var sentObjects = 0
+    /// Compaction: snapshots read and written, old objects collected, and why compaction
+    /// stopped short, if it did.
+    public var snapshotsRead = 0
+    public var snapshotsWritten = 0
+    public var collectedObjects = 0
+    public var compactionProblem: String?
 
     public init(zone: String) { self.zone = zone }
 }

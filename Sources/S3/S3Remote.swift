@@ -84,6 +84,15 @@ public final class S3Remote: Remote {
         }
     }
 
+    public func delete(_ name: String) throws {
+        let response = try replicating { try client.send("DELETE", key: client.location.key(name)) }
+        switch response.status {
+        case 200, 202, 204: return
+        case 404 where response.errorCode != "NoSuchBucket": return
+        default: throw replicationError(client.failure(response, doing: "delete \(name)"))
+        }
+    }
+
     private func compare(_ existing: [UInt8], _ bytes: [UInt8], _ name: String) throws -> CreateOutcome {
         guard existing == bytes else {
             throw ReplicationError(.nameConflict, "Unable to publish \(name) in \(location): another writer (for example a copied vault directory) writes under this device's name; nothing was overwritten.")

@@ -38,5 +38,6 @@ enum SecretSchema {
         SecretStore.localMarkersMigration,
         SecretStore.orphanSightingsMigration,
         SecretStore.externalBodiesMigration,
+        SyncTables.compactionMigration,
     ])
 }

@@ -1,15 +1,23 @@
 import CredentialVault
 import FoundationEssentials
 import Glibc
+import Replication
+import S3
+import TestSupport
 
 /// A new device joining a remote that holds `size` hosts with passwords, and then one changed
 /// record synced: the join must scale with the vault, the one-change sync with the change.
 ///
 /// The first device is built and published through the facade; the joining device is the real
 /// `credctl` (release build, beside this executable) in a child process, so its time and peak
-/// memory are its own.
+/// memory are its own. The remote is a directory or a bucket of a SeaweedFS server on
+/// 127.0.0.1; `snapshots` says whether the first device compacted before the join (a snapshot
+/// and only its newest batch left) or left the whole history of batches.
 struct SyncBenchmark {
     let size: Int
+    /// nil for a directory remote.
+    let server: SeaweedServer?
+    let snapshots: Bool
 
     func run() throws -> SyncResult {
         let directory = try TemporaryDirectory(prefix: "syncbench-\(size)")
@@ -24,7 +32,22 @@ struct SyncBenchmark {
 
         let buildStart = MonotonicClock.now()
         let first = try Vault.create(at: base + "/first", key: .keyFile(path: base + "/first.key"), kdf: .insecureForTesting())
-        try first.setRemote(directory: base + "/remote", syncPassphrase: try SecretBytes(copying: passphrase), kdf: .insecureForTesting())
+        var remoteArguments = [base + "/remote"]
+        var bucket: S3Remote?
+        var environment = ["PATH=/usr/bin:/bin", "HOME=\(base)", "CREDCTL_INSECURE_FAST_KDF=1"]
+        if let server {
+            let prefix = "bench-\(size)-\(snapshots ? "snapshots" : "history")-\(getpid())"
+            let url = "s3://\(server.bucket)/\(prefix)"
+            bucket = S3Remote(location: try server.location(prefix: prefix), credentials: try server.credentials())
+            setenv("AWS_ACCESS_KEY_ID", SeaweedServer.accessKey, 1)
+            setenv("AWS_SECRET_ACCESS_KEY", server.secretKey, 1)
+            environment += ["AWS_ACCESS_KEY_ID=\(SeaweedServer.accessKey)", "AWS_SECRET_ACCESS_KEY=\(server.secretKey)"]
+            remoteArguments = [url, "--endpoint", server.endpoint, "--path-style"]
+            try first.setRemote(try RemoteAddress.parse(url, endpoint: server.endpoint, pathStyle: true),
+                                syncPassphrase: try SecretBytes(copying: passphrase), kdf: .insecureForTesting())
+        } else {
+            try first.setRemote(directory: base + "/remote", syncPassphrase: try SecretBytes(copying: passphrase), kdf: .insecureForTesting())
+        }
         var hosts: [Host] = []
         for index in 0..<size {
             hosts.append(try first.addHost(Host(label: "host-\(index)", hostname: "h\(index).example", username: "deploy"),
@@ -32,12 +55,17 @@ struct SyncBenchmark {
         }
         let buildSeconds = MonotonicClock.seconds(since: buildStart)
         let publishStart = MonotonicClock.now()
-        _ = try first.sync()
+        var history = CompactionPolicy()
+        history.snapshotAfterBatches = .max
+        _ = try first.sync(compaction: history)
         let publishSeconds = MonotonicClock.seconds(since: publishStart)
+        let compactStart = MonotonicClock.now()
+        if snapshots { _ = try first.sync(compaction: .fromEnvironment(immediate: true)) }
+        let compactSeconds = MonotonicClock.seconds(since: compactStart)
+        let remoteObjects = try bucket?.usage().objects ?? Self.countFiles(base + "/remote")
 
-        let environment = ["PATH=/usr/bin:/bin", "HOME=\(base)", "CREDCTL_INSECURE_FAST_KDF=1"]
-        let join = try ChildRun.run([credctl, "--vault", base + "/second", "--key-file", base + "/second.key", "init", "--join", base + "/remote",
-                                     "--sync-passphrase-file", passphraseFile], environment: environment)
+        let join = try ChildRun.run([credctl, "--vault", base + "/second", "--key-file", base + "/second.key", "init", "--join"] + remoteArguments
+                                    + ["--sync-passphrase-file", passphraseFile], environment: environment)
         guard join.status == 0 else { throw BenchError("credctl init --join failed (status \(join.status)).") }
 
         // One change at a time, several rounds: the median and the slowest say more than one run.
@@ -45,7 +73,7 @@ struct SyncBenchmark {
         for round in 0..<Self.oneChangeRounds {
             let edited = hosts[(size / 2 + round * 7_919) % size]
             try first.updateHost(try first.host(CanonicalUUID.text(edited.id)).with(port: 2_000 + round))
-            _ = try first.sync()
+            _ = try first.sync(compaction: history)
             let run = try ChildRun.run([credctl, "--vault", base + "/second", "sync"], environment: environment)
             guard run.status == 0 else { throw BenchError("credctl sync failed (status \(run.status)).") }
             let check = try Vault.open(at: base + "/second")
@@ -56,10 +84,11 @@ struct SyncBenchmark {
         }
         guard try Vault.open(at: base + "/second").hosts().count == size else { throw BenchError("The joined device is missing hosts.") }
         let milliseconds = rounds.map { $0.seconds * 1_000 }.sorted()
-        return SyncResult(hosts: size, records: 2 * size, buildSeconds: buildSeconds, publishSeconds: publishSeconds,
+        return SyncResult(hosts: size, records: 2 * size, backend: server == nil ? "directory" : "s3", snapshots: snapshots,
+                          buildSeconds: buildSeconds, publishSeconds: publishSeconds, compactSeconds: snapshots ? compactSeconds : nil,
                           joinSeconds: join.seconds, joinPeakMiB: join.peakMiB, oneChangeSyncMilliseconds: milliseconds[milliseconds.count / 2],
                           oneChangeSlowestMilliseconds: milliseconds.last ?? 0, oneChangeRounds: rounds.count,
-                          oneChangePeakMiB: rounds.map(\.peakMiB).max() ?? 0, remoteObjects: Self.countFiles(base + "/remote"))
+                          oneChangePeakMiB: rounds.map(\.peakMiB).max() ?? 0, remoteObjectsAtJoin: remoteObjects)
     }
 
     static let oneChangeRounds = 7

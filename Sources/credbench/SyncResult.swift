@@ -3,9 +3,15 @@ struct SyncResult: Codable {
     let hosts: Int
     /// Hosts plus their passwords: the records a joining device receives.
     let records: Int
+    /// `directory` or `s3` (SeaweedFS on 127.0.0.1).
+    let backend: String
+    /// Whether the first device compacted before the join: a snapshot instead of history.
+    let snapshots: Bool
     let buildSeconds: Double
     /// The first device publishing everything (in process).
     let publishSeconds: Double
+    /// The first device writing the snapshot and collecting the batches it covers.
+    let compactSeconds: Double?
     /// `credctl init --join` of a new device, as a child process: its wall time and peak memory.
     let joinSeconds: Double
     let joinPeakMiB: Double
@@ -15,5 +21,6 @@ struct SyncResult: Codable {
     let oneChangeSlowestMilliseconds: Double
     let oneChangeRounds: Int
     let oneChangePeakMiB: Double
-    let remoteObjects: Int
+    /// Objects on the remote when the device joined.
+    let remoteObjectsAtJoin: Int
 }

@@ -86,7 +86,7 @@ final class ConfigZoneSyncTests: XCTestCase {
         for index in 0..<600 { try a.save(Host(label: "h\(index)", hostname: "h\(index).example")) }
         let report = try sync(a)
         XCTAssertEqual(report.sentObjects, 3)
-        XCTAssertEqual(try remote.list(prefix: "zones/config/device-a/").count, 3)
+        XCTAssertEqual(try remote.list(prefix: "zones/config/device-a/").filter { $0.hasSuffix(".batch") }.count, 3)
         XCTAssertEqual(try sync(b).applied, 600)
     }
 
@@ -101,6 +101,10 @@ final class ConfigZoneSyncTests: XCTestCase {
     func testTheRemoteHoldsNoLabelHostnameOrUserInTheClear() throws {
         try a.save(Host(label: "unmistakable-label", hostname: "unmistakable.example", username: "unmistakable-user"))
         try sync(a)
+        // A snapshot too: its part and manifest are sealed like batches and published cursors.
+        var now = CompactionPolicy()
+        now.immediate = true
+        XCTAssertEqual(try ZoneEngine(store: ConfigZone(store: a), remote: remote, transportKey: key, policy: now).run().snapshotsWritten, 1)
         let enumerator = FileManager.default.enumerator(atPath: directory + "/remote")
         var files = 0
         while let name = enumerator?.nextObject() as? String {
@@ -108,7 +112,7 @@ final class ConfigZoneSyncTests: XCTestCase {
             files += 1
             XCTAssertNil(data.range(of: Data("unmistakable".utf8)), name)
         }
-        XCTAssertEqual(files, 1)
+        XCTAssertEqual(files, 4, "a batch, the published cursors, a snapshot part and its manifest")
     }
 
     func testABatchWaitsForTheGapBeforeIt() throws {

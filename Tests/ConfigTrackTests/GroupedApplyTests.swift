@@ -95,6 +95,9 @@ private final class CountingZone: ZoneStore {
     func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool { try inner.wasIngested(name, digest: digest) }
     func markIngested(_ name: String, digest: [UInt8]) throws { try inner.markIngested(name, digest: digest) }
     func acknowledge(_ sent: [Envelope], sequence: UInt64) throws { try inner.acknowledge(sent, sequence: sequence) }
+    func snapshotState() throws -> ZoneSnapshotState? { try inner.snapshotState() }
+    func bookkeepingValue(_ key: String) throws -> [UInt8]? { try inner.bookkeepingValue(key) }
+    func setBookkeepingValue(_ key: String, _ value: [UInt8]) throws { try inner.setBookkeepingValue(key, value) }
 
     func apply(_ batches: [IncomingBatch]) throws -> ApplyReport {
         groups.withLock { $0.append(batches.count) }

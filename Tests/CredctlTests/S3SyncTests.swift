@@ -74,6 +74,15 @@ final class S3SyncTests: CredctlTestCase {
         }
     }
 
+    func testCompactionCollectsHistoryAndAFourthDeviceJoiningLaterConverges() throws {
+        let a = device("a")
+        assertStatus(try a.run("init"), 0)
+        assertStatus(try a.run(["remote", "set", address] + s3Options), 0)
+        let remote = S3Remote(location: try S3Location(url: address, endpoint: server.endpoint, region: nil, pathStyle: true), credentials: try server.credentials())
+        let scenario = CompactionScenario(device: { self.device($0) }, joinArguments: [address] + s3Options, names: { try remote.list(prefix: "") })
+        try scenario.run(first: a, in: self)
+    }
+
     func testBadCredentialsAndAMissingBucketAreSaidAndBindNothing() throws {
         let wrong = device("w", secret: "not-the-secret")
         assertStatus(try wrong.run("init"), 0)

@@ -20,7 +20,7 @@ final class SyncGapStatusTests: TwoDeviceTestCase {
         assertStatus(try a.run("host", "add", "two", "--hostname", "two.example"), 0)
         assertStatus(try a.run("sync", "--zone", "config"), 0)
         let deviceA = try XCTUnwrap(try status(a)["device_id"] as? String)
-        let objects = try FileManager.default.contentsOfDirectory(atPath: remote + "/zones/config/\(deviceA)").sorted()
+        let objects = try FileManager.default.contentsOfDirectory(atPath: remote + "/zones/config/\(deviceA)").filter { $0.hasSuffix(".batch") }.sorted()
         XCTAssertEqual(objects.count, 2)
         let held = directory + "/held-back"
         try FileManager.default.moveItem(atPath: remote + "/zones/config/\(deviceA)/\(objects[0])", toPath: held)

@@ -38,6 +38,7 @@ final class FlakyRemote: Remote {
     }
 
     func get(_ name: String) throws -> [UInt8]? { next(6) == 0 ? nil : try inner.get(name) }
+    func delete(_ name: String) throws { try inner.delete(name) }
 
     func createOnly(_ name: String, bytes: [UInt8]) throws -> CreateOutcome { try inner.createOnly(name, bytes: bytes) }
 

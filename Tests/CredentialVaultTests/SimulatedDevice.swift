@@ -25,6 +25,15 @@ struct SimulatedDevice {
         secretZone = RecordingZone(SecretZone(store: secrets))
     }
 
+    /// The device again from its database files (after a restart, or a restore from backup).
+    init(reopening name: String, directory: String) throws {
+        self.name = name
+        config = try ConfigStore.open(at: "\(directory)/\(name)-config.sqlite")
+        secrets = try SecretStore.open(at: "\(directory)/\(name)-secrets.sqlite")
+        configZone = RecordingZone(ConfigZone(store: config))
+        secretZone = RecordingZone(SecretZone(store: secrets))
+    }
+
     func addHost(label: String, password: String?) throws {
         var host = Host(label: label, hostname: "\(label).example", authMethod: password == nil ? .agent : .password)
         if let password {

@@ -104,6 +104,7 @@ private final class FailingRemote: Remote {
     var location: String { inner.location }
     func list(prefix: String) throws -> [String] { try inner.list(prefix: prefix) }
     func get(_ name: String) throws -> [UInt8]? { try inner.get(name) }
+    func delete(_ name: String) throws { try inner.delete(name) }
 
     func createOnly(_ name: String, bytes: [UInt8]) throws -> CreateOutcome {
         guard budget.withLock({ count in defer { count -= 1 }; return count > 0 }) else {

@@ -4,13 +4,15 @@ struct SyncCommand: Command {
     static let spec = CommandSpec(
         path: ["sync"],
         overview: "Run one sync round with the remote: fetch and merge what other devices published, then send this device's changes. Needs no unlocking. Exits 69 when the remote cannot be reached (local work is unaffected).",
-        usage: ["sync [--zone config|secrets] [--json]"],
-        options: [.init(name: "--zone", value: "ZONE", help: "Only this zone: config or secrets.")],
+        usage: ["sync [--zone config|secrets] [--compact] [--json]"],
+        options: [.init(name: "--zone", value: "ZONE", help: "Only this zone: config or secrets."),
+                  .init(name: "--compact", value: nil, help: "Also compact now: publish this device's cursors, write a snapshot of what the remote holds, and remove batches every live device has read (normally done when 64 batches have piled up).")],
         positionals: 0...0,
-        examples: ["credctl sync", "credctl sync --zone config --json"],
+        examples: ["credctl sync", "credctl sync --zone config --json", "credctl sync --compact"],
         printsData: true)
 
     let zones: [SyncZone]
+    let compact: Bool
 
     init(_ parsed: ParsedCommand) throws {
         if let name = parsed.value("--zone") {
@@ -19,23 +21,31 @@ struct SyncCommand: Command {
         } else {
             zones = SyncZone.allCases
         }
+        compact = parsed.flag("--compact")
     }
 
     func run(_ context: Context) throws {
         let progress = SyncProgress(context: context, verb: "syncing", showsSent: true)
-        let outcomes = try context.openVault().sync(zones: zones) { progress.update($0, received: $1, sent: $2) }
+        let outcomes = try context.openVault().sync(zones: zones, compaction: .fromEnvironment(immediate: compact)) {
+            progress.update($0, received: $1, sent: $2)
+        }
         progress.finish()
         if context.json {
             Output.json(.object([("zones", .array(outcomes.map { outcome in
                 .object([("zone", .string(outcome.zone.rawValue)), ("state", .string(outcome.state.rawValue)), ("reason", .optional(outcome.reason)),
                          ("fetched_objects", .int(outcome.fetchedObjects)), ("applied", .int(outcome.applied)), ("quarantined", .int(outcome.quarantined)),
-                         ("waiting", .int(outcome.waiting)), ("sent", .int(outcome.sentChanges))])
+                         ("waiting", .int(outcome.waiting)), ("sent", .int(outcome.sentChanges)),
+                         ("snapshots_read", .int(outcome.snapshotsRead)), ("snapshots_written", .int(outcome.snapshotsWritten)),
+                         ("collected", .int(outcome.collectedObjects)), ("compaction_problem", .optional(outcome.compactionProblem))])
             }))]))
         } else {
             for outcome in outcomes {
                 let detail = outcome.reason.map { ": \($0)" } ?? " (received \(outcome.applied), sent \(outcome.sentChanges), quarantined \(outcome.quarantined)\(outcome.waiting > 0 ? ", \(outcome.waiting) waiting" : ""))"
-                Output.out("\(outcome.zone.rawValue): \(outcome.state.rawValue)\(detail)\n")
+                Output.out("\(outcome.zone.rawValue): \(outcome.state.rawValue)\(detail)\(Self.compaction(outcome))\n")
             }
+        }
+        for outcome in outcomes {
+            if let problem = outcome.compactionProblem { Output.err("\(outcome.zone.rawValue): compaction stopped short (\(problem)); the next sync tries again\n") }
         }
         if outcomes.contains(where: { $0.state == .localFallback }) {
             throw CLIError(message: "The remote could not be used; local changes stay queued.", hint: "Check that the remote directory is there and mounted.", status: ExitStatus.unavailable)
@@ -43,5 +53,14 @@ struct SyncCommand: Command {
         if outcomes.contains(where: { $0.state == .needsAttention }) {
             throw CLIError(message: "Sync needs attention; nothing was uploaded for the affected zone.", hint: "See credctl status.", status: ExitStatus.failure)
         }
+    }
+
+    /// What compaction did in the run, when it did anything.
+    static func compaction(_ outcome: ZoneOutcome) -> String {
+        var parts: [String] = []
+        if outcome.snapshotsRead > 0 { parts.append("started from \(outcome.snapshotsRead == 1 ? "a snapshot" : "\(outcome.snapshotsRead) snapshots")") }
+        if outcome.snapshotsWritten > 0 { parts.append("wrote a snapshot") }
+        if outcome.collectedObjects > 0 { parts.append("collected \(outcome.collectedObjects) old objects") }
+        return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
     }
 }

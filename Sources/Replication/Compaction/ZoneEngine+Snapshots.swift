@@ -1,0 +1,90 @@
+import Sodium
+
+/// Starting from a snapshot instead of history: a joining device, one far behind, or one whose
+/// next batches were collected reads the newest snapshot that helps, then only later batches.
+extension ZoneEngine {
+    /// Applies the snapshots that spare reading many batches or cover batches that are gone,
+    /// best first; returns whether any was applied. A snapshot that cannot be read whole (a
+    /// part missing, altered or still arriving) is passed over.
+    func startFromSnapshots(_ listing: ZoneListing, state: ZoneSyncState, into report: inout ZoneSyncReport) throws -> Bool {
+        guard !listing.manifests.isEmpty else { return false }
+        // This device's own batches count too: restored from an older backup, it lacks them.
+        var cursors = state.cursors
+        cursors[store.deviceID] = max(cursors[store.deviceID] ?? 0, state.nextSequence - 1)
+        guard worthReading(listing, cursors: cursors) else { return false }
+        var applied = false
+        for manifest in try readManifests(listing).filter(listing.isComplete).sorted(by: Self.better) {
+            guard helps(manifest, listing, cursors: cursors) else { continue }
+            guard try apply(manifest, into: &report) else { continue }
+            applied = true
+            cursors.merge(manifest.cursors, uniquingKeysWith: max)
+        }
+        return applied
+    }
+
+    /// The manifests listed that open, newest first.
+    func readManifests(_ listing: ZoneListing) throws -> [SnapshotManifest] {
+        try listing.manifests.compactMap { name in
+            guard let bytes = try remote.get(name.objectName(zone: store.zone)) else { return nil }
+            return try? CompactionCodec.openManifest(bytes, zone: store.zone, device: name.device, number: name.number, transportKey: transportKey)
+        }.sorted(by: Self.better)
+    }
+
+    /// The snapshot to prefer: the one covering more history, then the later one.
+    static func better(_ a: SnapshotManifest, _ b: SnapshotManifest) -> Bool {
+        (a.coverage, a.createdAt, a.device) > (b.coverage, b.createdAt, b.device)
+    }
+
+    /// Whether the listing alone suggests a snapshot could help: a writer's next batch is
+    /// missing while later ones are there, or many batches are unread.
+    private func worthReading(_ listing: ZoneListing, cursors: [String: UInt64]) -> Bool {
+        var unread = 0
+        for (device, batches) in listing.batches {
+            let cursor = cursors[device] ?? 0
+            if batches[cursor + 1] == nil, let last = batches.keys.max(), last > cursor { return true }
+            unread += batches.keys.filter { $0 > cursor }.count
+        }
+        return unread >= policy.snapshotSparesAtLeast
+    }
+
+    private func helps(_ manifest: SnapshotManifest, _ listing: ZoneListing, cursors: [String: UInt64]) -> Bool {
+        var spared = 0
+        for (device, covered) in manifest.cursors {
+            let cursor = cursors[device] ?? 0
+            guard covered > cursor else { continue }
+            let batches = listing.batches[device] ?? [:]
+            // The next batch is gone (collected): only a snapshot can bring what it held.
+            if batches[cursor + 1] == nil { return true }
+            spared += batches.keys.filter { $0 > cursor && $0 <= covered }.count
+        }
+        return spared >= policy.snapshotSparesAtLeast
+    }
+
+    /// Reads and applies every part, in order, each in its own transaction; the last one also
+    /// moves the cursors to the snapshot's vector. Parts already applied when a later one turns
+    /// out unreadable stay applied — merging is idempotent — and the cursors stay where they were.
+    private func apply(_ manifest: SnapshotManifest, into report: inout ZoneSyncReport) throws -> Bool {
+        for (index, part) in manifest.parts.enumerated() {
+            let name = CompactionObjectName(device: manifest.device, number: manifest.number, kind: .snapshotPart(index)).objectName(zone: store.zone)
+            guard let bytes = try remote.get(name), GenericHash.hash(bytes) == part.digest,
+                  let opened = try? CompactionCodec.openPart(bytes, zone: store.zone, device: manifest.device, number: manifest.number,
+                                                             part: index, transportKey: transportKey),
+                  opened.envelopes.count + opened.rejected.count == part.count
+            else {
+                report.waiting += 1
+                return false
+            }
+            let last = index == manifest.parts.count - 1
+            report.add(try store.apply([IncomingBatch(device: manifest.device, sequence: 0, envelopes: opened.envelopes, rejected: opened.rejected,
+                                                      advancesCursor: false, covers: last ? manifest.cursors : [:])]))
+            report.fetchedObjects += 1
+            report.receivedChanges += opened.envelopes.count
+            progress?(report)
+        }
+        if manifest.parts.isEmpty {
+            report.add(try store.apply([IncomingBatch(device: manifest.device, sequence: 0, envelopes: [], rejected: [], advancesCursor: false, covers: manifest.cursors)]))
+        }
+        report.snapshotsRead += 1
+        return true
+    }
+}
