@@ -52,18 +52,19 @@ public final class ConfigStore: Sendable {
         }
     }
 
-    /// What the config zone received but could not apply.
-    /// Every secret reference key that a host or identity names: the secrets in use.
-    public func referencedSecretKeys() throws -> Set<String> {
+    /// Every secret key a record names, sorted by its bytes (repeats possible).
+    public func referencedSecretKeys() throws -> [String] {
         try read("list the secrets in use") { db in
-            Set(try db.query("""
+            try db.query("""
                 SELECT password_ref FROM hosts WHERE password_ref IS NOT NULL
                 UNION ALL SELECT private_key_ref FROM identities
                 UNION ALL SELECT passphrase_ref FROM identities WHERE passphrase_ref IS NOT NULL
-                """) { $0.text(0) ?? "" })
+                ORDER BY 1
+                """) { $0.text(0) ?? "" }
         }
     }
 
+    /// What the config zone received but could not apply.
     public func quarantined() throws -> [QuarantineEntry] {
         try read("list quarantined config records") { try Journal.quarantined($0) }
     }

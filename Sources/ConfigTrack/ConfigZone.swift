@@ -48,7 +48,7 @@ public struct ConfigZone: SQLiteZoneStore {
         guard let type = Self.kinds[envelope.kind] else { return .unsupported("unknown record kind '\(envelope.kind)'") }
         guard envelope.formatVersion == ConfigPayload.formatVersion else { return .unsupported("unsupported \(envelope.kind) format version \(envelope.formatVersion)") }
         guard let id = Self.id(of: envelope.recordName, kind: envelope.kind) else { return .quarantined("malformed record name") }
-        let local = try localEnvelope(db, recordName: envelope.recordName, tombstones: tombstones)
+        let local = try localEnvelope(db, type: type, id: id, recordName: envelope.recordName, tombstones: tombstones)
         if let local, !Merge.wins(envelope, over: local) {
             return .ignored
         }
@@ -94,9 +94,13 @@ public struct ConfigZone: SQLiteZoneStore {
     }
 
     /// This device's current state of a record as an envelope: the live row or its tombstone.
-    private func localEnvelope(_ db: Connection, recordName: String, tombstones: Bool = true) throws -> Envelope? {
+    private func localEnvelope(_ db: Connection, recordName: String) throws -> Envelope? {
         guard let slash = recordName.firstIndex(of: "/"), let type = Self.kinds[String(recordName[..<slash])],
               let id = Self.id(of: recordName, kind: type.kind) else { return nil }
+        return try localEnvelope(db, type: type, id: id, recordName: recordName, tombstones: true)
+    }
+
+    private func localEnvelope(_ db: Connection, type: any ConfigRecord.Type, id: UUID, recordName: String, tombstones: Bool) throws -> Envelope? {
         if let (values, version) = try db.queryFirst(type.selectColumnsSQL, [CanonicalUUID.text(id)], { row in
             ((0..<Int32(type.columns.count)).map { row.value($0) },
              RecordVersion(clock: row.uint64(Int32(type.columns.count)), device: row.text(Int32(type.columns.count) + 1) ?? ""))

@@ -27,8 +27,15 @@ public struct ByteReader {
 
     /// A UTF-8 string; invalid UTF-8 is an error, not a repair.
     public mutating func string(maximum: Int = 4_096) throws -> String {
-        let raw = try data(maximum: maximum)
-        guard let text = String(validating: raw, as: UTF8.self) else { throw Truncated() }
+        let count = Int(try u32())
+        guard count <= maximum, count <= bytes.count - offset else { throw Truncated() }
+        let start = offset
+        // Decoding repairs invalid UTF-8; the bytes come back unchanged exactly when they were
+        // valid. (Straight from the buffer: no copy, no generic validation per call — joins
+        // decode hundreds of thousands of these.)
+        let text = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self) }
+        guard text.utf8.elementsEqual(bytes[start..<(start + count)]) else { throw Truncated() }
+        offset += count
         return text
     }
 

@@ -15,8 +15,9 @@ extension SecretStore {
     }
 
     /// The reference keys of every body stored here. Needs no key.
-    public func references() throws -> Set<String> {
-        try read("list secret references") { db in Set(try db.query("SELECT reference FROM secret_items") { $0.text(0) ?? "" }) }
+    /// Every stored reference, sorted by its bytes.
+    public func references() throws -> [String] {
+        try read("list secret references") { db in try db.query("SELECT reference FROM secret_items ORDER BY reference") { $0.text(0) ?? "" } }
     }
 
     /// Records which bodies no record names now (`orphans`) and collects those first seen so

@@ -166,4 +166,52 @@ final class CompactionTests: XCTestCase {
         XCTAssertTrue(try b.config.hosts().contains { $0.label == "after-restore" })
         try assertSame(restored, as: try b.dump())
     }
+
+    /// One device alone: a single immediate compaction writes the snapshot and collects the
+    /// history it covers in the same run (the listing predates the snapshot, which still counts).
+    func testALoneDeviceCompactsInOneRun() throws {
+        let a = try device("a")
+        for round in 0..<5 {
+            try a.addHost(label: "h\(round)", password: nil)
+            try sync(a)
+        }
+        let report = try sync(a, policy: now)[0]
+        XCTAssertEqual(report.snapshotsWritten, 1)
+        XCTAssertEqual(report.collectedObjects, 4)
+        XCTAssertEqual(try batches("config")["a"], [5])
+    }
+
+    /// The remote refusing deletions in the middle of compaction: the run still succeeds (what
+    /// was fetched and sent stands), says why compaction stopped, and nothing is lost — a later
+    /// run collects, and a joiner converges.
+    func testCompactionCutShortIsSaidAndLosesNothing() throws {
+        let a = try device("a")
+        for round in 0..<5 {
+            try a.addHost(label: "h\(round)", password: "pw\(round)")
+            try sync(a)
+        }
+        try a.addHost(label: "last", password: nil)
+        let refusing = RefusingDeletes(inner: remote)
+        let report = try ZoneEngine(store: a.configZone, remote: refusing, transportKey: transport, policy: now).run()
+        XCTAssertEqual(report.sentChanges, 1)
+        XCTAssertEqual(report.snapshotsWritten, 1)
+        XCTAssertNotNil(report.compactionProblem)
+        XCTAssertEqual(try batches("config")["a"]?.count, 6, "nothing was collected")
+        try sync(a, policy: now)
+        XCTAssertEqual(try batches("config")["a"], [6])
+        let b = try device("b")
+        try sync(b)
+        try assertSame(b, as: try a.dump())
+    }
+}
+
+/// A remote that creates and reads but cannot delete (a bucket policy without delete rights).
+private final class RefusingDeletes: Remote {
+    let inner: DirectoryRemote
+    init(inner: DirectoryRemote) { self.inner = inner }
+    var location: String { inner.location }
+    func list(prefix: String) throws -> [String] { try inner.list(prefix: prefix) }
+    func get(_ name: String) throws -> [UInt8]? { try inner.get(name) }
+    func createOnly(_ name: String, bytes: [UInt8]) throws -> CreateOutcome { try inner.createOnly(name, bytes: bytes) }
+    func delete(_ name: String) throws { throw ReplicationError(.io, "Access denied deleting \(name).") }
 }

@@ -3,9 +3,11 @@ extension ZoneEngine {
     /// live device has passed (never a device's newest), snapshots the best one supersedes (the
     /// two most recent are kept, so a device reading one meanwhile can finish), stray parts of
     /// abandoned snapshots, and superseded cursor objects.
-    func collect(_ listing: ZoneListing, mine: [String: UInt64], now: UInt64, manifests: [SnapshotManifest], into report: inout ZoneSyncReport) throws {
+    /// `written` is the snapshot this run wrote: complete, though the listing predates it.
+    func collect(_ listing: ZoneListing, mine: [String: UInt64], now: UInt64, manifests: [SnapshotManifest], written: SnapshotManifest?,
+                 into report: inout ZoneSyncReport) throws {
         let zone = store.zone
-        let complete = manifests.filter(listing.isComplete)
+        let complete = manifests.filter { listing.isComplete($0) || $0 == written }
         guard let best = complete.first else { return }
         let live = try liveCursors(listing, now: now) + [mine]
         for (device, batches) in listing.batches {

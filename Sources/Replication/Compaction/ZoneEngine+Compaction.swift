@@ -19,10 +19,10 @@ extension ZoneEngine {
         var manifests: [SnapshotManifest]?
         let wrote = try writeSnapshotIfDue(listing, mine: mine, now: now, manifests: &manifests, into: &report)
         let lastCollected = try store.bookkeepingValue(Self.collectedKey).flatMap(Self.decodeTime) ?? 0
-        guard wrote || policy.immediate || now &- lastCollected >= policy.publishInterval * 1_000 else { return }
+        guard wrote != nil || policy.immediate || now &- lastCollected >= policy.publishInterval * 1_000 else { return }
         // Nothing to collect unless some device has more than its newest batch listed.
         guard listing.batches.values.contains(where: { $0.count > 1 }) || !listing.manifests.isEmpty else { return }
-        try collect(listing, mine: mine, now: now, manifests: manifests ?? readManifests(listing), into: &report)
+        try collect(listing, mine: mine, now: now, manifests: manifests ?? readManifests(listing), written: wrote, into: &report)
         try store.setBookkeepingValue(Self.collectedKey, Self.encodeTime(now))
     }
 
@@ -42,7 +42,9 @@ extension ZoneEngine {
         let published = PublishedCursors(zone: store.zone, device: store.deviceID, number: number, writtenAt: now, cursors: mine)
         _ = try remote.createOnly(published.name.objectName(zone: store.zone), bytes: try CompactionCodec.seal(published, transportKey: transportKey))
         try store.setBookkeepingValue(Self.publishedKey, Self.encodePublished(published))
-        for old in own where old.number < number { try remote.delete(old.objectName(zone: store.zone)) }
+        // Best effort: a leftover older cursors object is harmless (collection removes it
+        // later), and must not keep this run from writing a snapshot.
+        for old in own where old.number < number { try? remote.delete(old.objectName(zone: store.zone)) }
     }
 
     static func encodePublished(_ published: PublishedCursors) -> [UInt8] {

@@ -4,17 +4,17 @@ extension ZoneEngine {
     /// Writes a snapshot when the listed batches beyond the best snapshot that this device's
     /// state would add reach `snapshotAfterBatches` (any at all when compaction is immediate),
     /// and nothing waits to be sent. Parts go first, the manifest last: a snapshot is complete
-    /// only once its manifest is there.
+    /// only once its manifest is there. Returns the snapshot written.
     func writeSnapshotIfDue(_ listing: ZoneListing, mine: [String: UInt64], now: UInt64, manifests: inout [SnapshotManifest]?,
-                            into report: inout ZoneSyncReport) throws -> Bool {
+                            into report: inout ZoneSyncReport) throws -> SnapshotManifest? {
         // Cheap first look, from the listing alone.
-        guard policy.immediate || listing.batchCount(after: [:]) >= policy.snapshotAfterBatches else { return false }
+        guard policy.immediate || listing.batchCount(after: [:]) >= policy.snapshotAfterBatches else { return nil }
         let known = try readManifests(listing)
         manifests = known
         let best = known.first(where: listing.isComplete)
         let gain = Self.batchesAdded(by: mine, beyond: best?.cursors ?? [:], in: listing)
-        guard gain > 0, policy.immediate || gain >= policy.snapshotAfterBatches else { return false }
-        guard let state = try store.snapshotState() else { return false }
+        guard gain > 0, policy.immediate || gain >= policy.snapshotAfterBatches else { return nil }
+        guard let state = try store.snapshotState() else { return nil }
         let number = listing.lastSnapshotNumber(of: store.deviceID) + 1
         var parts: [SnapshotManifest.Part] = []
         for chunk in chunks(of: state.envelopes) {
@@ -27,7 +27,7 @@ extension ZoneEngine {
         _ = try remote.createOnly(manifest.name.objectName(zone: store.zone), bytes: try CompactionCodec.seal(manifest, transportKey: transportKey))
         manifests = (known + [manifest]).sorted(by: Self.better)
         report.snapshotsWritten += 1
-        return true
+        return manifest
     }
 
     /// How many listed batches `cursors` covers that `covered` does not.
