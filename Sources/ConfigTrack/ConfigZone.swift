@@ -31,8 +31,16 @@ public struct ConfigZone: SQLiteZoneStore {
     public func apply(_ batches: [IncomingBatch]) throws -> ApplyReport {
         try store.write("apply fetched config changes") { db in
             let seen = try db.queryFirst("SELECT EXISTS (SELECT 1 FROM config_tombstones)") { $0.bool(0) } ?? true
-            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batches: batches, deletionsSeen: seen) {
-                try merge(db, $0, pending: $1, tombstones: $2)
+            // A store with no records yet (a device joining) has nothing to look up for a name
+            // this transaction has not applied before: its lookup is skipped.
+            var fresh = true
+            for type in Self.kinds.values where fresh {
+                fresh = try db.queryFirst("SELECT NOT EXISTS (SELECT 1 FROM \(type.table))") { $0.bool(0) } ?? false
+            }
+            var applied = Set<String>()
+            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batches: batches, deletionsSeen: seen) { envelope, pending, tombstones in
+                let known = !fresh || !applied.insert(envelope.recordName).inserted
+                return try merge(db, envelope, pending: pending, tombstones: tombstones, known: known)
             }
         }
     }
@@ -44,11 +52,13 @@ public struct ConfigZone: SQLiteZoneStore {
     }
 
     /// Merges one envelope: applied, ignored (what this device has wins), or quarantined.
-    private func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, tombstones: Bool) throws -> MergeOutcome {
+    /// `known` false: the store certainly holds no live row for this name (tombstones are
+    /// still looked up when there are any).
+    private func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, tombstones: Bool, known: Bool = true) throws -> MergeOutcome {
         guard let type = Self.kinds[envelope.kind] else { return .unsupported("unknown record kind '\(envelope.kind)'") }
         guard envelope.formatVersion == ConfigPayload.formatVersion else { return .unsupported("unsupported \(envelope.kind) format version \(envelope.formatVersion)") }
         guard let id = Self.id(of: envelope.recordName, kind: envelope.kind) else { return .quarantined("malformed record name") }
-        let local = try localEnvelope(db, type: type, id: id, recordName: envelope.recordName, tombstones: tombstones)
+        let local = try localEnvelope(db, type: type, id: id, recordName: envelope.recordName, rows: known, tombstones: tombstones)
         if let local, !Merge.wins(envelope, over: local) {
             return .ignored
         }
@@ -97,11 +107,11 @@ public struct ConfigZone: SQLiteZoneStore {
     private func localEnvelope(_ db: Connection, recordName: String) throws -> Envelope? {
         guard let slash = recordName.firstIndex(of: "/"), let type = Self.kinds[String(recordName[..<slash])],
               let id = Self.id(of: recordName, kind: type.kind) else { return nil }
-        return try localEnvelope(db, type: type, id: id, recordName: recordName, tombstones: true)
+        return try localEnvelope(db, type: type, id: id, recordName: recordName, rows: true, tombstones: true)
     }
 
-    private func localEnvelope(_ db: Connection, type: any ConfigRecord.Type, id: UUID, recordName: String, tombstones: Bool) throws -> Envelope? {
-        if let (values, version) = try db.queryFirst(type.selectColumnsSQL, [CanonicalUUID.text(id)], { row in
+    private func localEnvelope(_ db: Connection, type: any ConfigRecord.Type, id: UUID, recordName: String, rows: Bool, tombstones: Bool) throws -> Envelope? {
+        if rows, let (values, version) = try db.queryFirst(type.selectColumnsSQL, [CanonicalUUID.text(id)], { row in
             ((0..<Int32(type.columns.count)).map { row.value($0) },
              RecordVersion(clock: row.uint64(Int32(type.columns.count)), device: row.text(Int32(type.columns.count) + 1) ?? ""))
         }) {

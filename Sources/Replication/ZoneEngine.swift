@@ -30,10 +30,11 @@ public struct ZoneEngine: Sendable {
     /// in the report, not thrown: what was fetched and sent stands, and the next run tries again.
     public func run() throws -> ZoneSyncReport {
         var report = ZoneSyncReport(zone: store.zone)
-        let listing = try fetch(into: &report)
+        var listing = try fetch(into: &report)
         // Someone else writes as this device: sending now could race it for the same names.
         guard report.foreignObjectsUnderOwnName == 0 else { return report }
-        try send(into: &report)
+        // Compaction sees the batches just sent as listed too.
+        for sent in try send(into: &report) { listing.batches[store.deviceID, default: [:]][sent.sequence] = sent.objectName }
         do {
             try compact(listing, into: &report)
         } catch let error as ReplicationError {
@@ -158,10 +159,13 @@ public struct ZoneEngine: Sendable {
 
     // MARK: - Send
 
-    func send(into report: inout ZoneSyncReport) throws {
+    /// Returns the batches published (their envelopes are not kept).
+    @discardableResult
+    func send(into report: inout ZoneSyncReport) throws -> [Batch] {
+        var published: [Batch] = []
         for _ in 0..<Self.maximumBatchesPerRun {
             let changes = try store.pendingChanges(limit: Batch.maximumChanges)
-            guard !changes.isEmpty else { return }
+            guard !changes.isEmpty else { return published }
             let sequence = try store.syncState().nextSequence
             let batch = Batch(zone: store.zone, device: store.deviceID, sequence: sequence, envelopes: changes)
             // A publish that crashed before its acknowledgement is found (and acknowledged) by
@@ -172,8 +176,10 @@ public struct ZoneEngine: Sendable {
             try store.acknowledge(changes, sequence: sequence)
             report.sentChanges += changes.count
             report.sentObjects += 1
+            published.append(Batch(zone: batch.zone, device: batch.device, sequence: batch.sequence, envelopes: []))
             progress?(report)
         }
+        return published
     }
 }
 

@@ -46,6 +46,11 @@ public protocol ZoneStore: Sendable {
     /// Quarantined envelopes a newer build can apply are included, so no one loses them.
     func snapshotState() throws -> ZoneSnapshotState?
 
+    /// The oldest of this device's own published batches it still has to read back (a migrated
+    /// secret whose remote copy is not verified yet), or nil. Compaction publishes this
+    /// device's own position as just before it, so no device collects that batch or later ones.
+    func firstSequenceStillNeeded() throws -> UInt64?
+
     /// Small values the replication engine keeps for itself (what it last published, when it
     /// last collected), by key; nil when never set.
     func bookkeepingValue(_ key: String) throws -> [UInt8]?

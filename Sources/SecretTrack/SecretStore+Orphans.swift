@@ -63,6 +63,13 @@ extension SecretStore {
         return last.map { now - $0 >= 86_400 || now < $0 } ?? true
     }
 
+    /// Counts the check due now as done without making it: used when this device's state just
+    /// arrived whole from a snapshot (a join), where nothing unreferenced is of its own making
+    /// and a full pass over every reference would only slow the join down.
+    public func postponeOrphanCheck(now: Int64) throws {
+        try write("postpone the orphan check") { db in try noteOrphanCheck(db, now: now) }
+    }
+
     func noteOrphanCheck(_ db: Connection, now: Int64) throws {
         try db.run("INSERT OR REPLACE INTO secret_meta (key, value) VALUES ('orphans_checked_at', ?)", [String(now)])
     }

@@ -5,7 +5,8 @@ extension SecretZone {
     /// Every syncable item's body and every deletion marker that still decides a reference, as
     /// envelopes, with the cursors they cover — nil while local changes wait to be sent, or when
     /// a body kept in the desktop keyring cannot be read (the snapshot would miss it).
-    /// Device-only items and their markers never appear.
+    /// Device-only items and their markers never appear. Items come in reference order (a
+    /// joining device inserts them in key order), then the markers.
     public func snapshotState() throws -> ZoneSnapshotState? {
         try store.read("read the secrets state for a snapshot") { db in
             guard let frame = try SyncTables.snapshotFrame(db, zone: zone, ownDevice: deviceID) else { return nil }
@@ -17,13 +18,13 @@ extension SecretZone {
                 markers[marker.reference] = marker
             }
             var envelopes: [Envelope] = []
-            for (item, column) in try db.query(SecretStore.selectItem + " WHERE availability = 'syncable'", [], { (SecretStore.item($0), $0.blob(6) ?? []) }) {
+            for (item, column) in try db.query(SecretStore.selectItem + " WHERE availability = 'syncable' ORDER BY reference", [], { (SecretStore.item($0), $0.blob(6) ?? []) }) {
                 if let marker = markers[item.reference], marker.incarnation >= item.incarnation { continue }
                 guard let sealed = try store.sealedBody(column, of: item) else { return nil }
                 markers[item.reference] = nil
                 envelopes.append(Self.envelope(item, sealed: sealed))
             }
-            for marker in markers.values {
+            for marker in markers.values.sorted(by: { $0.reference < $1.reference }) {
                 envelopes.append(Self.tombstone(marker.reference, incarnation: marker.incarnation, version: marker.version))
             }
             return ZoneSnapshotState(envelopes: envelopes + frame.held, cursors: frame.cursors)

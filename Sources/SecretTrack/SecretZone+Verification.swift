@@ -27,4 +27,11 @@ extension SecretZone {
         }
         return kept
     }
+
+    /// The batch holding the oldest migrated body still to be verified: compaction keeps it.
+    public func firstSequenceStillNeeded() throws -> UInt64? {
+        try store.read("read the migrations awaiting verification") { db in
+            try db.queryFirst("SELECT min(sequence) FROM migration_copies") { $0.isNull(0) ? nil : $0.uint64(0) } ?? nil
+        }
+    }
 }

@@ -96,6 +96,7 @@ private final class CountingZone: ZoneStore {
     func markIngested(_ name: String, digest: [UInt8]) throws { try inner.markIngested(name, digest: digest) }
     func acknowledge(_ sent: [Envelope], sequence: UInt64) throws { try inner.acknowledge(sent, sequence: sequence) }
     func snapshotState() throws -> ZoneSnapshotState? { try inner.snapshotState() }
+    func firstSequenceStillNeeded() throws -> UInt64? { try inner.firstSequenceStillNeeded() }
     func bookkeepingValue(_ key: String) throws -> [UInt8]? { try inner.bookkeepingValue(key) }
     func setBookkeepingValue(_ key: String, _ value: [UInt8]) throws { try inner.setBookkeepingValue(key, value) }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Replication
 import Sodium
+import Synchronization
 import XCTest
 @testable import ConfigTrack
 @testable import SecretTrack
@@ -167,6 +168,36 @@ final class CompactionTests: XCTestCase {
         try assertSame(restored, as: try b.dump())
     }
 
+    /// A snapshot whose manifest never got written (a crash after its parts) is never read:
+    /// a joiner reads the batches instead. The next snapshot takes a new number, and collection
+    /// then removes the abandoned parts.
+    func testASnapshotCutShortBeforeItsManifestIsIgnoredAndItsPartsCollected() throws {
+        let a = try device("a")
+        for round in 0..<3 {
+            try a.addHost(label: "h\(round)", password: nil)
+            try sync(a)
+        }
+        let losing = LosingManifests(inner: remote, failures: 1)
+        var small = now
+        small.partEnvelopes = 1
+        let cut = try ZoneEngine(store: a.configZone, remote: losing, transportKey: transport, policy: small).run()
+        XCTAssertNotNil(cut.compactionProblem)
+        let parts = try remote.list(prefix: "zones/config/a/").filter { $0.hasSuffix(".chunk") }
+        XCTAssertEqual(parts.count, 3, "one part per host, and no manifest")
+        let b = try device("b")
+        XCTAssertEqual(try ZoneEngine(store: b.configZone, remote: remote, transportKey: transport).run().snapshotsRead, 0)
+        XCTAssertEqual(try b.config.hosts().count, 3)
+
+        try a.addHost(label: "h3", password: nil)
+        try sync(a, policy: small)
+        let names = try remote.list(prefix: "zones/config/a/")
+        XCTAssertEqual(names.filter { $0.hasSuffix(".snapshot") }, ["zones/config/a/snap-00000000000000000002.snapshot"])
+        XCTAssertFalse(names.contains { $0.contains("snap-00000000000000000001") }, "the abandoned parts are collected: \(names)")
+        let c = try device("c")
+        try sync(c)
+        try assertSame(c, as: try a.dump())
+    }
+
     /// One device alone: a single immediate compaction writes the snapshot and collects the
     /// history it covers in the same run (the listing predates the snapshot, which still counts).
     func testALoneDeviceCompactsInOneRun() throws {
@@ -202,6 +233,27 @@ final class CompactionTests: XCTestCase {
         let b = try device("b")
         try sync(b)
         try assertSame(b, as: try a.dump())
+    }
+}
+
+/// A remote whose next `failures` snapshot manifests are not written (as if the device
+/// crashed after its parts): the parts stay behind without a manifest.
+private final class LosingManifests: Remote {
+    let inner: DirectoryRemote
+    let failures: Mutex<Int>
+    init(inner: DirectoryRemote, failures: Int) {
+        self.inner = inner
+        self.failures = Mutex(failures)
+    }
+    var location: String { inner.location }
+    func list(prefix: String) throws -> [String] { try inner.list(prefix: prefix) }
+    func get(_ name: String) throws -> [UInt8]? { try inner.get(name) }
+    func delete(_ name: String) throws { try inner.delete(name) }
+    func createOnly(_ name: String, bytes: [UInt8]) throws -> CreateOutcome {
+        if name.hasSuffix(".snapshot"), failures.withLock({ count in defer { count -= 1 }; return count > 0 }) {
+            throw ReplicationError(.unreachable, "the remote went away")
+        }
+        return try inner.createOnly(name, bytes: bytes)
     }
 }
 

@@ -79,6 +79,22 @@ final class DirectoryRemoteTests: XCTestCase {
         XCTAssertNil(try remote.get("vault.json/inside"))  // a file where a directory would be
     }
 
+    /// Compaction removes objects: gone from reads and listings, removing one that is already
+    /// gone succeeds (another device collected it first), and names are checked as for writes.
+    func testDeleteRemovesAnObjectAndAMissingOneIsFine() throws {
+        let name = "zones/config/dev1/00000000000000000001.batch"
+        XCTAssertEqual(try remote.createOnly(name, bytes: [1]), .created)
+        XCTAssertEqual(try remote.createOnly("zones/config/dev1/00000000000000000002.batch", bytes: [2]), .created)
+        try remote.delete(name)
+        XCTAssertNil(try remote.get(name))
+        XCTAssertEqual(try remote.list(prefix: "zones/"), ["zones/config/dev1/00000000000000000002.batch"])
+        try remote.delete(name)
+        try remote.delete("zones/never/there")
+        assertCode(.invalidName, try remote.delete("../outside"))
+        XCTAssertEqual(try remote.createOnly(name, bytes: [3]), .created, "a collected name can be created again")
+        assertCode(.unreachable, try DirectoryRemote(root: directory + "/missing").delete(name))
+    }
+
     func testCreatingTheSameBytesAgainIsAlreadyPresent() throws {
         let name = "zones/config/dev1/00000000000000000001.batch"
         XCTAssertEqual(try remote.createOnly(name, bytes: Array("sealed".utf8)), .created)

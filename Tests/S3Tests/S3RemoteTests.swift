@@ -36,6 +36,17 @@ final class S3RemoteTests: XCTestCase {
         XCTAssertEqual(try remote.list(prefix: "zones/"), ["zones/config/a/1.batch"])
     }
 
+    func testDeleteRemovesAnObjectAndAMissingOneIsFine() throws {
+        let remote = try remote()
+        XCTAssertEqual(try remote.createOnly("zones/config/a/1.batch", bytes: [1]), .created)
+        XCTAssertEqual(try remote.createOnly("zones/config/a/2.batch", bytes: [2]), .created)
+        try remote.delete("zones/config/a/1.batch")
+        XCTAssertNil(try remote.get("zones/config/a/1.batch"))
+        XCTAssertEqual(try remote.list(prefix: ""), ["zones/config/a/2.batch"])
+        try remote.delete("zones/config/a/1.batch")
+        XCTAssertEqual(try remote.usage().objects, 1)
+    }
+
     func testListingPagesThroughMoreThanOneAnswer() throws {
         let remote = try remote()
         let names = (0..<1_050).map { "zones/config/d/\(String(format: "%020d", $0)).batch" }

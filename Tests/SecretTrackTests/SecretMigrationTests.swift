@@ -51,6 +51,26 @@ final class SecretMigrationTests: XCTestCase {
         XCTAssertEqual(stillPinned.availability, .deviceOnly)
     }
 
+    /// A lone device compacting in the very run that sends its migrated bodies: the batches
+    /// holding bodies not verified yet are kept, so every copy is verified and dropped.
+    func testCompactionKeepsTheBatchesMigrationsStillHaveToReadBack() throws {
+        let store = try makeStore(items: 600)
+        try store.migrateDeviceOnlyItems()
+        let remote = DirectoryRemote(root: directory + "/remote")
+        var now = CompactionPolicy()
+        now.immediate = true
+        let report = try ZoneEngine(store: SecretZone(store: store), remote: remote, transportKey: transport, policy: now).run()
+        XCTAssertEqual(report.snapshotsWritten, 1)
+        XCTAssertEqual(report.collectedObjects, 0, "the three batches still have bodies to read back")
+        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: remote, transportKey: transport), 0)
+        XCTAssertEqual(try store.awaitingVerification().count, 0)
+        // Verified: the next compaction may collect them (all but the newest).
+        try store.put(try SecretBytes(utf8: "later"), for: "host.later.password")
+        let later = try ZoneEngine(store: SecretZone(store: store), remote: remote, transportKey: transport, policy: now).run()
+        XCTAssertEqual(try remote.list(prefix: "zones/secrets/d/").filter { $0.hasSuffix(".batch") }.count, 1)
+        XCTAssertGreaterThan(later.collectedObjects, 0)
+    }
+
     func testTheDeviceOnlyCopyStaysUntilTheRemoteIsReadBackAndHoldsTheBody() throws {
         let store = try makeStore(items: 600)
         try store.migrateDeviceOnlyItems()

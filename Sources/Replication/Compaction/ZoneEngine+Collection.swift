@@ -30,7 +30,8 @@ extension ZoneEngine {
             report.collectedObjects += 1 + manifest.parts.count
         }
         // Parts with no manifest below their writer's newest manifest were abandoned mid-write.
-        let manifestNumbers = Dictionary(grouping: listing.manifests, by: \.device).mapValues { Set($0.map(\.number)) }
+        var manifestNumbers = Dictionary(grouping: listing.manifests, by: \.device).mapValues { Set($0.map(\.number)) }
+        if let written { manifestNumbers[written.device, default: []].insert(written.number) }
         for (device, snapshots) in listing.parts {
             guard let newest = manifestNumbers[device]?.max() else { continue }
             for (number, parts) in snapshots where number < newest && !(manifestNumbers[device]?.contains(number) ?? false) {

@@ -13,11 +13,17 @@ extension ZoneEngine {
     func compact(_ listing: ZoneListing, into report: inout ZoneSyncReport) throws {
         let now = HybridLogicalClock.wallMilliseconds()
         let state = try store.syncState()
-        var mine = state.cursors.filter { $0.value > 0 }
-        if state.nextSequence > 1 { mine[store.deviceID] = state.nextSequence - 1 }
+        // What this device's state covers (a snapshot of it covers as much)…
+        var covered = state.cursors.filter { $0.value > 0 }
+        covered[store.deviceID] = state.nextSequence > 1 ? state.nextSequence - 1 : nil
+        // …and what it tells the others: its own position stops just before a batch it still
+        // has to read back, so no one collects that batch.
+        var mine = covered
+        let own = min(state.nextSequence - 1, (try store.firstSequenceStillNeeded()).map { $0 > 0 ? $0 - 1 : 0 } ?? .max)
+        mine[store.deviceID] = own > 0 ? own : nil
         try publish(mine, listing, now: now)
         var manifests: [SnapshotManifest]?
-        let wrote = try writeSnapshotIfDue(listing, mine: mine, now: now, manifests: &manifests, into: &report)
+        let wrote = try writeSnapshotIfDue(listing, mine: covered, now: now, manifests: &manifests, into: &report)
         let lastCollected = try store.bookkeepingValue(Self.collectedKey).flatMap(Self.decodeTime) ?? 0
         guard wrote != nil || policy.immediate || now &- lastCollected >= policy.publishInterval * 1_000 else { return }
         // Nothing to collect unless some device has more than its newest batch listed.

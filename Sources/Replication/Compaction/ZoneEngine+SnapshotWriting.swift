@@ -8,7 +8,7 @@ extension ZoneEngine {
     func writeSnapshotIfDue(_ listing: ZoneListing, mine: [String: UInt64], now: UInt64, manifests: inout [SnapshotManifest]?,
                             into report: inout ZoneSyncReport) throws -> SnapshotManifest? {
         // Cheap first look, from the listing alone.
-        guard policy.immediate || listing.batchCount(after: [:]) >= policy.snapshotAfterBatches else { return nil }
+        guard policy.immediate || listing.batchTotal >= policy.snapshotAfterBatches else { return nil }
         let known = try readManifests(listing)
         manifests = known
         let best = known.first(where: listing.isComplete)

@@ -41,8 +41,6 @@ struct ZoneListing {
         max(manifests.filter { $0.device == device }.map(\.number).max() ?? 0, parts[device]?.keys.max() ?? 0)
     }
 
-    /// Batches past the cursor vector `covered` (everything, for devices it does not name).
-    func batchCount(after covered: [String: UInt64]) -> Int {
-        batches.reduce(0) { total, entry in total + entry.value.keys.filter { $0 > covered[entry.key] ?? 0 }.count }
-    }
+    /// How many batches are listed, all devices together.
+    var batchTotal: Int { batches.values.reduce(0) { $0 + $1.count } }
 }
