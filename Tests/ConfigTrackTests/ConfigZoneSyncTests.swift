@@ -82,6 +82,27 @@ final class ConfigZoneSyncTests: XCTestCase {
         XCTAssertNil(try b.host(id: host.id))
     }
 
+    /// A store with no records skips looking names up — but not for a name the same
+    /// transaction already applied: the older of two versions arriving second still loses.
+    func testAFreshStoreKeepsTheNewerOfTwoVersionsArrivingInOneTransaction() throws {
+        var host = Host(label: "web", hostname: "old.example")
+        try a.save(host)
+        let older = try ConfigZone(store: a).pendingChanges(limit: 10)
+        host = try a.host("web")
+        host.hostname = "new.example"
+        try a.save(host)
+        let newer = try ConfigZone(store: a).pendingChanges(limit: 10)
+        XCTAssertEqual(older.count, 1)
+        XCTAssertEqual(newer.count, 1)
+        let report = try ConfigZone(store: b).apply([
+            IncomingBatch(device: "device-a", sequence: 2, envelopes: newer, rejected: [], advancesCursor: false),
+            IncomingBatch(device: "device-a", sequence: 1, envelopes: older, rejected: [], advancesCursor: false),
+        ])
+        XCTAssertEqual(report.applied, 1)
+        XCTAssertEqual(report.ignored, 1)
+        XCTAssertEqual(try b.host("web").hostname, "new.example")
+    }
+
     func testChangesTravelInBatchesOfAtMost250() throws {
         for index in 0..<600 { try a.save(Host(label: "h\(index)", hostname: "h\(index).example")) }
         let report = try sync(a)
