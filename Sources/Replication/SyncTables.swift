@@ -38,8 +38,8 @@ public enum SyncTables {
 
     /// The shared part of `ZoneStore.snapshotState`, inside the store's read transaction: nil
     /// while changes are pending; otherwise the cursor vector (this device's own last published
-    /// sequence included) and the quarantined envelopes a newer build can apply, to go with the
-    /// store's own records.
+    /// sequence included) and the quarantined envelopes a newer build can apply, to go after
+    /// the store's own records.
     public static func snapshotFrame(_ db: Connection, zone: String, ownDevice: String) throws -> (cursors: [String: UInt64], held: [Envelope])? {
         guard try Journal.pendingCount(db) == 0 else { return nil }
         let state = try state(db, zone: zone)

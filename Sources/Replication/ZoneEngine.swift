@@ -34,11 +34,13 @@ public struct ZoneEngine: Sendable {
         // Someone else writes as this device: sending now could race it for the same names.
         guard report.foreignObjectsUnderOwnName == 0 else { return report }
         // Compaction sees the batches just sent as listed too.
-        for sent in try send(into: &report) { listing.batches[store.deviceID, default: [:]][sent.sequence] = sent.objectName }
+        for sequence in try send(into: &report) {
+            listing.batches[store.deviceID, default: [:]][sequence] = Batch.objectName(zone: store.zone, device: store.deviceID, sequence: sequence)
+        }
         do {
             try compact(listing, into: &report)
-        } catch let error as ReplicationError {
-            report.compactionProblem = error.message
+        } catch {
+            report.compactionProblem = (error as? ReplicationError)?.message ?? "\(error)"
         }
         return report
     }
@@ -159,10 +161,10 @@ public struct ZoneEngine: Sendable {
 
     // MARK: - Send
 
-    /// Returns the batches published (their envelopes are not kept).
+    /// Returns the sequences published.
     @discardableResult
-    func send(into report: inout ZoneSyncReport) throws -> [Batch] {
-        var published: [Batch] = []
+    func send(into report: inout ZoneSyncReport) throws -> [UInt64] {
+        var published: [UInt64] = []
         for _ in 0..<Self.maximumBatchesPerRun {
             let changes = try store.pendingChanges(limit: Batch.maximumChanges)
             guard !changes.isEmpty else { return published }
@@ -176,7 +178,7 @@ public struct ZoneEngine: Sendable {
             try store.acknowledge(changes, sequence: sequence)
             report.sentChanges += changes.count
             report.sentObjects += 1
-            published.append(Batch(zone: batch.zone, device: batch.device, sequence: batch.sequence, envelopes: []))
+            published.append(sequence)
             progress?(report)
         }
         return published

@@ -41,10 +41,14 @@ public protocol ZoneStore: Sendable {
     func notePublishing(sequence: UInt64, digest: [UInt8]) throws
     func publishing(sequence: UInt64) throws -> [UInt8]?
 
-    /// The zone's merged state for a snapshot, or nil when it cannot be one now: local changes
-    /// are still waiting to be sent (they are in no batch yet), or a body is missing.
+    /// The zone's merged state for a snapshot, in one read transaction: hands every syncable
+    /// record (live or deleted) to `emit`, one envelope at a time, and returns the cursor
+    /// vector that state covers (the last sequence applied per writer, this device's own last
+    /// published sequence included). Returns nil when it cannot be a snapshot now — before
+    /// emitting anything when local changes still wait to be sent (they are in no batch yet);
+    /// possibly after, when a body turns out missing; what was emitted is then abandoned.
     /// Quarantined envelopes a newer build can apply are included, so no one loses them.
-    func snapshotState() throws -> ZoneSnapshotState?
+    func snapshotState(_ emit: (Envelope) throws -> Void) throws -> [String: UInt64]?
 
     /// The oldest of this device's own published batches it still has to read back (a migrated
     /// secret whose remote copy is not verified yet), or nil. Compaction publishes this

@@ -94,6 +94,18 @@ public final class Connection {
         return results
     }
 
+    /// Runs a query and hands each row to `body` as it is stepped, holding none of them: for
+    /// passes over a whole table. `body` must not run the same SQL again (the statement is
+    /// shared).
+    public func forEach(_ sql: String, _ arguments: [SQLBindable] = [], _ body: (Row) throws -> Void) throws {
+        let statement = try prepared(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments.map(\.sqlValue))
+        while try statement.step() {
+            try body(Row(handle: statement.handle))
+        }
+    }
+
     /// Runs a query and maps its first row, if any.
     public func queryFirst<T>(_ sql: String, _ arguments: [SQLBindable] = [], _ map: (Row) throws -> T) throws -> T? {
         let statement = try prepared(sql)

@@ -7,27 +7,32 @@ extension SecretZone {
     /// a body kept in the desktop keyring cannot be read (the snapshot would miss it).
     /// Device-only items and their markers never appear. Items come in reference order (a
     /// joining device inserts them in key order), then the markers.
-    public func snapshotState() throws -> ZoneSnapshotState? {
+    public func snapshotState(_ emit: (Envelope) throws -> Void) throws -> [String: UInt64]? {
         try store.read("read the secrets state for a snapshot") { db in
             guard let frame = try SyncTables.snapshotFrame(db, zone: zone, ownDevice: deviceID) else { return nil }
             // The newest marker of each reference decides it unless a later life is present.
             var markers: [String: DeletionMarker] = [:]
-            for marker in try db.query("SELECT reference, incarnation, version_clock, version_device FROM deletion_markers WHERE local_only = 0", [], {
-                DeletionMarker(reference: $0.text(0) ?? "", incarnation: $0.int64(1), version: RecordVersion(clock: $0.uint64(2), device: $0.text(3) ?? ""))
-            }) where (markers[marker.reference]?.incarnation ?? Int64.min) < marker.incarnation {
-                markers[marker.reference] = marker
+            try db.forEach("SELECT reference, incarnation, version_clock, version_device FROM deletion_markers WHERE local_only = 0") { row in
+                let marker = DeletionMarker(reference: row.text(0) ?? "", incarnation: row.int64(1), version: RecordVersion(clock: row.uint64(2), device: row.text(3) ?? ""))
+                if (markers[marker.reference]?.incarnation ?? Int64.min) < marker.incarnation { markers[marker.reference] = marker }
             }
-            var envelopes: [Envelope] = []
-            for (item, column) in try db.query(SecretStore.selectItem + " WHERE availability = 'syncable' ORDER BY reference", [], { (SecretStore.item($0), $0.blob(6) ?? []) }) {
-                if let marker = markers[item.reference], marker.incarnation >= item.incarnation { continue }
-                guard let sealed = try store.sealedBody(column, of: item) else { return nil }
+            var missing = false
+            try db.forEach(SecretStore.selectItem + " WHERE availability = 'syncable' ORDER BY reference") { row in
+                let item = SecretStore.item(row)
+                if let marker = markers[item.reference], marker.incarnation >= item.incarnation { return }
+                guard !missing, let sealed = try store.sealedBody(row.blob(6) ?? [], of: item) else {
+                    missing = true
+                    return
+                }
                 markers[item.reference] = nil
-                envelopes.append(Self.envelope(item, sealed: sealed))
+                try emit(Self.envelope(item, sealed: sealed))
             }
+            guard !missing else { return nil }
             for marker in markers.values.sorted(by: { $0.reference < $1.reference }) {
-                envelopes.append(Self.tombstone(marker.reference, incarnation: marker.incarnation, version: marker.version))
+                try emit(Self.tombstone(marker.reference, incarnation: marker.incarnation, version: marker.version))
             }
-            return ZoneSnapshotState(envelopes: envelopes + frame.held, cursors: frame.cursors)
+            for envelope in frame.held { try emit(envelope) }
+            return frame.cursors
         }
     }
 }

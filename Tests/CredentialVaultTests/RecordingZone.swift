@@ -20,7 +20,7 @@ final class RecordingZone: ZoneStore {
     func publishing(sequence: UInt64) throws -> [UInt8]? { try inner.publishing(sequence: sequence) }
     func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool { try inner.wasIngested(name, digest: digest) }
     func markIngested(_ name: String, digest: [UInt8]) throws { try inner.markIngested(name, digest: digest) }
-    func snapshotState() throws -> ZoneSnapshotState? { try inner.snapshotState() }
+    func snapshotState(_ emit: (Envelope) throws -> Void) throws -> [String: UInt64]? { try inner.snapshotState(emit) }
     func firstSequenceStillNeeded() throws -> UInt64? { try inner.firstSequenceStillNeeded() }
     func bookkeepingValue(_ key: String) throws -> [UInt8]? { try inner.bookkeepingValue(key) }
     func setBookkeepingValue(_ key: String, _ value: [UInt8]) throws { try inner.setBookkeepingValue(key, value) }

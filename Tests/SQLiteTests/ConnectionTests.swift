@@ -28,6 +28,27 @@ final class ConnectionTests: SQLiteTestCase {
         XCTAssertEqual(try db.queryFirst("PRAGMA synchronous") { $0.int(0) }, 2, "FULL")
     }
 
+    /// Rows are handed over one at a time, in the query's order; a body that throws stops the
+    /// pass, and the statement is ready again for the next one.
+    func testForEachVisitsRowsInOrderAndStopsOnAThrow() throws {
+        struct Stop: Error {}
+        let db = try Connection(path: path())
+        try db.execute("CREATE TABLE t (x INTEGER)")
+        for value in [3, 1, 2] { try db.run("INSERT INTO t VALUES (?)", [value]) }
+        var seen: [Int] = []
+        try db.forEach("SELECT x FROM t WHERE x > ? ORDER BY x", [0]) { seen.append($0.int(0)) }
+        XCTAssertEqual(seen, [1, 2, 3])
+        seen = []
+        XCTAssertThrowsError(try db.forEach("SELECT x FROM t WHERE x > ? ORDER BY x", [0]) { row in
+            seen.append(row.int(0))
+            if row.int(0) == 2 { throw Stop() }
+        })
+        XCTAssertEqual(seen, [1, 2])
+        seen = []
+        try db.forEach("SELECT x FROM t WHERE x > ? ORDER BY x", [1]) { seen.append($0.int(0)) }
+        XCTAssertEqual(seen, [2, 3])
+    }
+
     func testForeignKeysAreEnforced() throws {
         let db = try Connection(path: path())
         try db.execute("""

@@ -14,16 +14,30 @@ extension ZoneEngine {
         let best = known.first(where: listing.isComplete)
         let gain = Self.batchesAdded(by: mine, beyond: best?.cursors ?? [:], in: listing)
         guard gain > 0, policy.immediate || gain >= policy.snapshotAfterBatches else { return nil }
-        guard let state = try store.snapshotState() else { return nil }
         let number = listing.lastSnapshotNumber(of: store.deviceID) + 1
         var parts: [SnapshotManifest.Part] = []
-        for chunk in chunks(of: state.envelopes) {
-            let bytes = try CompactionCodec.sealPart(chunk, zone: store.zone, device: store.deviceID, number: number, part: parts.count, transportKey: transportKey)
+        var chunk: [Envelope] = []
+        var bytes = 0
+        // Parts go out as the state is read, so no more than one part is ever held.
+        func flush() throws {
+            let sealed = try CompactionCodec.sealPart(chunk[...], zone: store.zone, device: store.deviceID, number: number, part: parts.count, transportKey: transportKey)
             let name = CompactionObjectName(device: store.deviceID, number: number, kind: .snapshotPart(parts.count)).objectName(zone: store.zone)
-            _ = try remote.createOnly(name, bytes: bytes)
-            parts.append(SnapshotManifest.Part(count: chunk.count, digest: GenericHash.hash(bytes)))
+            _ = try remote.createOnly(name, bytes: sealed)
+            parts.append(SnapshotManifest.Part(count: chunk.count, digest: GenericHash.hash(sealed)))
+            chunk.removeAll(keepingCapacity: true)
+            bytes = 0
         }
-        let manifest = SnapshotManifest(zone: store.zone, device: store.deviceID, number: number, createdAt: now, cursors: state.cursors, parts: parts)
+        let covered = try store.snapshotState { envelope in
+            let size = envelope.payload.count + envelope.recordName.utf8.count + 64
+            if !chunk.isEmpty && (chunk.count >= policy.partEnvelopes || bytes + size > policy.partBytes) { try flush() }
+            chunk.append(envelope)
+            bytes += size
+        }
+        // Not a snapshot now (changes waiting, a body missing): any part already out is a stray
+        // that collection removes once a later snapshot of this device is complete.
+        guard let covered else { return nil }
+        if !chunk.isEmpty { try flush() }
+        let manifest = SnapshotManifest(zone: store.zone, device: store.deviceID, number: number, createdAt: now, cursors: covered, parts: parts)
         _ = try remote.createOnly(manifest.name.objectName(zone: store.zone), bytes: try CompactionCodec.seal(manifest, transportKey: transportKey))
         manifests = (known + [manifest]).sorted(by: Self.better)
         report.snapshotsWritten += 1
@@ -36,21 +50,5 @@ extension ZoneEngine {
             let low = covered[entry.key] ?? 0, high = cursors[entry.key] ?? 0
             return total + entry.value.keys.filter { $0 > low && $0 <= high }.count
         }
-    }
-
-    /// Envelopes in parts of at most `partEnvelopes` and about `partBytes` each.
-    private func chunks(of envelopes: [Envelope]) -> [ArraySlice<Envelope>] {
-        var result: [ArraySlice<Envelope>] = []
-        var start = 0, bytes = 0
-        for (index, envelope) in envelopes.enumerated() {
-            if index > start && (index - start >= policy.partEnvelopes || bytes + envelope.payload.count > policy.partBytes) {
-                result.append(envelopes[start..<index])
-                start = index
-                bytes = 0
-            }
-            bytes += envelope.payload.count + envelope.recordName.utf8.count + 64
-        }
-        if start < envelopes.count { result.append(envelopes[start...]) }
-        return result
     }
 }
