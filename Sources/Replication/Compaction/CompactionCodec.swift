@@ -30,8 +30,7 @@ public enum CompactionCodec {
     public static func openPart(_ sealed: [UInt8], zone: String, device: String, number: UInt64, part: Int,
                                 transportKey: SecretBytes) throws -> (envelopes: [Envelope], rejected: [RejectedEnvelope]) {
         let what = "Snapshot \(number) of \(device) (part \(part))"
-        var reader = ByteReader(try open(sealed, what, purpose: partPurpose, context: context(zone, device, number, part: part), transportKey: transportKey))
-        do {
+        return try reading(sealed, what, purpose: partPurpose, context: context(zone, device, number, part: part), transportKey: transportKey) { reader in
             try checkFormat(&reader, what)
             let count = Int(try reader.u32())
             guard count <= maximumPartEnvelopes else { throw ReplicationError(.malformed, "\(what) claims \(count) changes.") }
@@ -46,10 +45,7 @@ public enum CompactionCodec {
                     rejected.append(RejectedEnvelope(recordName: nil, reason: "unreadable envelope in a snapshot", bytes: bytes))
                 }
             }
-            guard reader.isAtEnd else { throw ReplicationError(.malformed, "\(what) has trailing bytes.") }
             return (envelopes, rejected)
-        } catch is ByteReader.Truncated {
-            throw ReplicationError(.malformed, "\(what) is cut short inside.")
         }
     }
 
@@ -67,17 +63,13 @@ public enum CompactionCodec {
 
     public static func openManifest(_ sealed: [UInt8], zone: String, device: String, number: UInt64, transportKey: SecretBytes) throws -> SnapshotManifest {
         let what = "Snapshot manifest \(number) of \(device)"
-        var reader = ByteReader(try open(sealed, what, purpose: manifestPurpose, context: context(zone, device, number), transportKey: transportKey))
-        do {
+        return try reading(sealed, what, purpose: manifestPurpose, context: context(zone, device, number), transportKey: transportKey) { reader in
             let (createdAt, cursors) = try readHeader(&reader, what, zone: zone, device: device, number: number)
             let count = Int(try reader.u32())
             guard count <= 1_000_000 else { throw ReplicationError(.malformed, "\(what) claims \(count) parts.") }
             var parts: [SnapshotManifest.Part] = []
             for _ in 0..<count { parts.append(SnapshotManifest.Part(count: Int(try reader.u32()), digest: try reader.data(maximum: 64))) }
-            guard reader.isAtEnd else { throw ReplicationError(.malformed, "\(what) has trailing bytes.") }
             return SnapshotManifest(zone: zone, device: device, number: number, createdAt: createdAt, cursors: cursors, parts: parts)
-        } catch is ByteReader.Truncated {
-            throw ReplicationError(.malformed, "\(what) is cut short inside.")
         }
     }
 
@@ -90,13 +82,9 @@ public enum CompactionCodec {
 
     public static func openCursors(_ sealed: [UInt8], zone: String, device: String, number: UInt64, transportKey: SecretBytes) throws -> PublishedCursors {
         let what = "Published cursors \(number) of \(device)"
-        var reader = ByteReader(try open(sealed, what, purpose: cursorsPurpose, context: context(zone, device, number), transportKey: transportKey))
-        do {
+        return try reading(sealed, what, purpose: cursorsPurpose, context: context(zone, device, number), transportKey: transportKey) { reader in
             let (writtenAt, cursors) = try readHeader(&reader, what, zone: zone, device: device, number: number)
-            guard reader.isAtEnd else { throw ReplicationError(.malformed, "\(what) has trailing bytes.") }
             return PublishedCursors(zone: zone, device: device, number: number, writtenAt: writtenAt, cursors: cursors)
-        } catch is ByteReader.Truncated {
-            throw ReplicationError(.malformed, "\(what) is cut short inside.")
         }
     }
 
@@ -133,6 +121,19 @@ public enum CompactionCodec {
     private static func checkFormat(_ reader: inout ByteReader, _ what: String) throws {
         let format = try reader.u8()
         guard format == formatVersion else { throw ReplicationError(.unsupportedFormat, "\(what) has format version \(format); this build reads \(formatVersion).") }
+    }
+
+    /// Opens `sealed` and reads it with `body`, which must consume every byte.
+    private static func reading<T>(_ sealed: [UInt8], _ what: String, purpose: SealPurpose, context: [UInt8], transportKey: SecretBytes,
+                                   _ body: (inout ByteReader) throws -> T) throws -> T {
+        var reader = ByteReader(try open(sealed, what, purpose: purpose, context: context, transportKey: transportKey))
+        do {
+            let value = try body(&reader)
+            guard reader.isAtEnd else { throw ReplicationError(.malformed, "\(what) has trailing bytes.") }
+            return value
+        } catch is ByteReader.Truncated {
+            throw ReplicationError(.malformed, "\(what) is cut short inside.")
+        }
     }
 
     private static func open(_ sealed: [UInt8], _ what: String, purpose: SealPurpose, context: [UInt8], transportKey: SecretBytes) throws -> [UInt8] {
