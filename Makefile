@@ -32,9 +32,11 @@ test: test-deps
 	swift test --skip-build
 
 # Release-built benchmarks; print tables and write bench-results/credbench.json (resolve,
-# sealing), bench-results/syncbench.json (a device joining 10k and 100k records, one change) and
+# sealing), bench-results/syncbench.json (a device joining 10k and 100k records from a snapshot
+# and from history, on a directory and on SeaweedFS; one change) and
 # bench-results/migrationbench.json (the every-launch migration: first unlock, later unlocks).
-bench: deps
+# SeaweedFS comes from test-deps.
+bench: test-deps
 	swift build -c release
 	"$$(swift build -c release --show-bin-path)/credbench"
 	"$$(swift build -c release --show-bin-path)/credbench" sync
