@@ -115,7 +115,7 @@ extension Vault {
         if let (state, reason) = problem { return ZoneOutcome(failed: zone, state, reason) }
         do {
             let report = try ZoneEngine(store: store, remote: remote, transportKey: transportKey, policy: compaction, progress: progress).run()
-            if report.compactionProblem != nil { SyncLog.failure(zone: zone.rawValue, stage: "compact", code: "unreachable") }
+            if report.compactionProblem != nil { SyncLog.failure(zone: zone.rawValue, stage: "compact", code: "incomplete") }
             if report.foreignObjectsUnderOwnName > 0 {
                 return ZoneOutcome(zone: zone, state: .needsAttention,
                                    reason: "another copy of this vault writes under this device's name (a copied vault directory, or a restored backup); its changes were merged, nothing was sent",

@@ -12,6 +12,29 @@ final class CompactionCommandTests: TwoDeviceTestCase {
         try scenario.run(first: a, in: self)
     }
 
+    /// `CREDCTL_RETIRE_AFTER_SECONDS=0` makes every other device count as retired: b, away
+    /// with an edit it never sent, finds the batches it had not read collected. Its next sync
+    /// starts from the snapshot, sends its edit, and both devices end up with everything.
+    func testARetiredDeviceComesBackThroughTheSnapshotWithItsOfflineEdit() throws {
+        try join()
+        assertStatus(try b.run("host", "add", "made-offline", "--hostname", "offline.example"), 0)
+        for round in 0..<4 {
+            assertStatus(try a.run("host", "add", "a-\(round)", "--hostname", "a\(round).example"), 0)
+            assertStatus(try a.run("sync"), 0)
+        }
+        let compacted = try a.run(["sync", "--compact"], extraEnvironment: ["CREDCTL_RETIRE_AFTER_SECONDS": "0"])
+        assertStatus(compacted, 0)
+        XCTAssertTrue(compacted.output.contains("collected"), compacted.output)
+        let back = try b.run("sync")
+        assertStatus(back, 0)
+        XCTAssertTrue(back.output.contains("started from a snapshot"), back.output)
+        assertStatus(try a.run("sync"), 0)
+        for device in [a!, b!] {
+            let hosts = try device.run("host", "list").output
+            for label in ["made-offline", "a-0", "a-3"] { XCTAssertTrue(hosts.contains(label), "\(label) on \(device.vault)") }
+        }
+    }
+
     /// Relative paths of the regular files below `root`.
     static func files(under root: String) throws -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }

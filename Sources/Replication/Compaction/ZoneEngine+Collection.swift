@@ -48,10 +48,11 @@ extension ZoneEngine {
     }
 
     /// The published cursors of every other device heard from within `retireAfter`. Cursors
-    /// that do not open count as nothing read (they hold collection back, never speed it up).
+    /// that do not open, or are gone by the time they are read (their device has just
+    /// published newer ones), count as nothing read: they hold collection back, never speed it up.
     private func liveCursors(_ listing: ZoneListing, now: UInt64) throws -> [[String: UInt64]] {
         try listing.newestCursors.values.filter { $0.device != store.deviceID }.compactMap { name in
-            guard let bytes = try remote.get(name.objectName(zone: store.zone)) else { return nil }
+            guard let bytes = try remote.get(name.objectName(zone: store.zone)) else { return [:] }
             guard let published = try? CompactionCodec.openCursors(bytes, zone: store.zone, device: name.device, number: name.number, transportKey: transportKey) else {
                 return [:]
             }
