@@ -45,6 +45,13 @@ public enum SyncTables {
         let state = try state(db, zone: zone)
         var cursors = state.cursors.filter { $0.value > 0 }
         if state.nextSequence > 1 { cursors[ownDevice] = max(cursors[ownDevice] ?? 0, state.nextSequence - 1) }
+        // A batch quarantined whole (a newer build's format) is in no state this build holds:
+        // the snapshot claims its writer only up to before it, so it stays on the remote for
+        // whoever can read it, and a device joining from the snapshot reads it as before.
+        for name in try db.query("SELECT record_name FROM replication_quarantine WHERE zone = ? AND envelope IS NULL", [zone], { $0.text(0) ?? "" }) {
+            guard let batch = BatchObjectName(name, zone: zone), !batch.isConflictCopy, let covered = cursors[batch.device], covered >= batch.sequence else { continue }
+            cursors[batch.device] = batch.sequence > 1 ? batch.sequence - 1 : nil
+        }
         let held = try db.query("SELECT envelope FROM replication_quarantine WHERE zone = ? AND envelope IS NOT NULL ORDER BY id", [zone]) { $0.blob(0) ?? [] }
             .compactMap { try? BatchCodec.decode($0) }
         return (cursors, held)

@@ -31,8 +31,9 @@ public struct ZoneEngine: Sendable {
     public func run() throws -> ZoneSyncReport {
         var report = ZoneSyncReport(zone: store.zone)
         var listing = try fetch(into: &report)
-        // Someone else writes as this device: sending now could race it for the same names.
-        guard report.foreignObjectsUnderOwnName == 0 else { return report }
+        // Someone else writes as this device, or this device's own earlier objects are not all
+        // read yet: sending now could take names already used.
+        guard report.foreignObjectsUnderOwnName == 0, !report.ownObjectsAhead else { return report }
         // Compaction sees the batches just sent as listed too.
         for sequence in try send(into: &report) {
             listing.batches[store.deviceID, default: [:]][sequence] = Batch.objectName(zone: store.zone, device: store.deviceID, sequence: sequence)
@@ -94,9 +95,10 @@ public struct ZoneEngine: Sendable {
             // Later objects behind a missing one: the gap is waited for, and said so.
             if objects[cursor + 1] == nil, let last = objects.keys.max(), last > cursor + 1 {
                 report.waiting += 1
-                // Never publish below this device's own newest object (its state was restored
-                // from an older backup and the objects between were collected).
-                if device == store.deviceID { try store.acknowledge([], sequence: last) }
+                // Objects of this device's own past it has not read (restored from an older
+                // backup, and the sync tool is still bringing them): nothing is sent until they
+                // are read, or a snapshot covers them — a new batch now would take their names.
+                if device == store.deviceID { report.ownObjectsAhead = true }
             }
         }
         try queue.flush(into: &report)

@@ -72,6 +72,17 @@ extension SecretStore {
 
     /// Drops the device-only copy of `reference` if the body stored now is exactly `payload` at
     /// `version` (what the remote was read back to hold). Returns whether it was dropped.
+    /// Sends the syncable body of a migrated item again: the object it went out in is gone from
+    /// the remote (collected, say, while this device counted as retired), so it can never be
+    /// read back. The copy stays until the new object is.
+    func resendMigrated(_ reference: String) throws {
+        try write("send \(reference) again for verification") { db in
+            guard case (.present(let item), _) = try state(db, reference), item.availability == .syncable else { return }
+            try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: item.version, deleted: false, incarnation: item.incarnation))
+            try db.run("UPDATE migration_copies SET sequence = NULL WHERE reference = ?", [reference])
+        }
+    }
+
     func dropMigrationCopy(_ reference: String, verifiedBody payload: [UInt8], version: RecordVersion) throws -> Bool {
         try write("drop the device-only copy of \(reference)") { db in
             guard case (.present(let item), let column?) = try state(db, reference), item.availability == .syncable,

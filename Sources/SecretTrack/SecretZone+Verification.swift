@@ -13,13 +13,22 @@ extension SecretZone {
         let waiting = try store.awaitingVerification()
         var kept = waiting.count
         var objects: [UInt64: [String: Envelope]] = [:]
+        var missing: Set<UInt64> = []
+        var newestOwn: UInt64?
         for (reference, sequence) in waiting {
             guard let sequence else { continue }
             if objects[sequence] == nil {
                 let name = Batch.objectName(zone: zone, device: deviceID, sequence: sequence)
-                guard let bytes = try remote.get(name),
-                      let opened = try? BatchCodec.open(bytes, zone: zone, device: deviceID, sequence: sequence, transportKey: transportKey)
-                else { continue }
+                guard !missing.contains(sequence), let bytes = try remote.get(name) else {
+                    missing.insert(sequence)
+                    // Missing below this device's newest batch: collected (a device's newest is
+                    // never), so it can never be read back and the body goes out again. The
+                    // newest itself may still be on its way: waited for.
+                    if newestOwn == nil { newestOwn = try SyncTables.nextSequence(on: remote, zone: zone, device: deviceID) - 1 }
+                    if sequence < newestOwn ?? 0 { try store.resendMigrated(reference) }
+                    continue
+                }
+                guard let opened = try? BatchCodec.open(bytes, zone: zone, device: deviceID, sequence: sequence, transportKey: transportKey) else { continue }
                 objects[sequence] = Dictionary(opened.envelopes.map { ($0.recordName, $0) }, uniquingKeysWith: { _, last in last })
             }
             guard let envelope = objects[sequence]?[reference], !envelope.deleted else { continue }

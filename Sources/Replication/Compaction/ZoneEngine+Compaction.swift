@@ -9,6 +9,8 @@
 extension ZoneEngine {
     static let publishedKey = "published-cursors"
     static let collectedKey = "collected-at"
+    static let snapshotNumberKey = "snapshot-number"
+    static let refusedKey = "snapshot-refused-at"
 
     func compact(_ listing: ZoneListing, into report: inout ZoneSyncReport) throws {
         let now = HybridLogicalClock.wallMilliseconds()
@@ -24,12 +26,12 @@ extension ZoneEngine {
         try publish(mine, listing, now: now)
         var manifests: [SnapshotManifest]?
         let wrote = try writeSnapshotIfDue(listing, mine: covered, now: now, manifests: &manifests, into: &report)
-        let lastCollected = try store.bookkeepingValue(Self.collectedKey).flatMap(Self.decodeTime) ?? 0
+        let lastCollected = try store.bookkeepingValue(Self.collectedKey).flatMap(Self.decodeNumber) ?? 0
         guard wrote != nil || policy.immediate || now &- lastCollected >= policy.publishInterval * 1_000 else { return }
         // Nothing to collect unless some device has more than its newest batch listed.
         guard listing.batches.values.contains(where: { $0.count > 1 }) || !listing.manifests.isEmpty else { return }
         try collect(listing, mine: mine, now: now, manifests: manifests ?? readManifests(listing), written: wrote, into: &report)
-        try store.setBookkeepingValue(Self.collectedKey, Self.encodeTime(now))
+        try store.setBookkeepingValue(Self.collectedKey, Self.encodeNumber(now))
     }
 
     // MARK: - Published cursors
@@ -75,13 +77,13 @@ extension ZoneEngine {
         return PublishedCursors(zone: zone, device: device, number: number, writtenAt: writtenAt, cursors: cursors)
     }
 
-    static func encodeTime(_ milliseconds: UInt64) -> [UInt8] {
+    static func encodeNumber(_ value: UInt64) -> [UInt8] {
         var writer = ByteWriter()
-        writer.u64(milliseconds)
+        writer.u64(value)
         return writer.bytes
     }
 
-    static func decodeTime(_ bytes: [UInt8]) -> UInt64? {
+    static func decodeNumber(_ bytes: [UInt8]) -> UInt64? {
         var reader = ByteReader(bytes)
         return try? reader.u64()
     }

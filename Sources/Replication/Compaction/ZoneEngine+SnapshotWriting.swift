@@ -14,7 +14,13 @@ extension ZoneEngine {
         let best = known.first(where: listing.isComplete)
         let gain = Self.batchesAdded(by: mine, beyond: best?.cursors ?? [:], in: listing)
         guard gain > 0, policy.immediate || gain >= policy.snapshotAfterBatches else { return nil }
-        let number = listing.lastSnapshotNumber(of: store.deviceID) + 1
+        // After a refusal midway (a body missing), not again for a day: each try uploads parts.
+        if !policy.immediate, let refused = try store.bookkeepingValue(Self.refusedKey).flatMap(Self.decodeNumber),
+           now &- refused < policy.heartbeatInterval * 1_000 { return nil }
+        // Never a number used before, even once all of this device's snapshots are collected.
+        let used = try store.bookkeepingValue(Self.snapshotNumberKey).flatMap(Self.decodeNumber) ?? 0
+        let number = max(listing.lastSnapshotNumber(of: store.deviceID), used) + 1
+        try store.setBookkeepingValue(Self.snapshotNumberKey, Self.encodeNumber(number))
         var parts: [SnapshotManifest.Part] = []
         var chunk: [Envelope] = []
         var bytes = 0
@@ -33,9 +39,17 @@ extension ZoneEngine {
             chunk.append(envelope)
             bytes += size
         }
-        // Not a snapshot now (changes waiting, a body missing): any part already out is a stray
-        // that collection removes once a later snapshot of this device is complete.
-        guard let covered else { return nil }
+        // Not a snapshot now (changes waiting, or a body missing — then parts may be out
+        // already: removed again, best effort; a leftover is collected as a stray later).
+        guard let covered else {
+            if !parts.isEmpty {
+                for index in parts.indices {
+                    try? remote.delete(CompactionObjectName(device: store.deviceID, number: number, kind: .snapshotPart(index)).objectName(zone: store.zone))
+                }
+                try store.setBookkeepingValue(Self.refusedKey, Self.encodeNumber(now))
+            }
+            return nil
+        }
         if !chunk.isEmpty { try flush() }
         let manifest = SnapshotManifest(zone: store.zone, device: store.deviceID, number: number, createdAt: now, cursors: covered, parts: parts)
         _ = try remote.createOnly(manifest.name.objectName(zone: store.zone), bytes: try CompactionCodec.seal(manifest, transportKey: transportKey))
