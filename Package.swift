@@ -47,6 +47,6 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["S3", "Sodium"], path: "Tests/TestSupport"),
         .testTarget(name: "S3Tests", dependencies: ["S3", "Sodium", "Replication", "TestSupport"]),
         .testTarget(name: "CredentialVaultTests", dependencies: ["CredentialVault", "ConfigTrack", "SecretTrack", "SQLite", "Replication"]),
-        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium", "TestSupport"]),
+        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium", "TestSupport", "Replication"]),
     ]
 )

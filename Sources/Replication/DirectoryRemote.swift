@@ -113,16 +113,16 @@ public final class DirectoryRemote: Remote {
         }
     }
 
+    /// No directory sync: a removal a crash undoes only brings back an object every device is
+    /// done with (collection removes it again), and collecting hundreds of batches must not
+    /// cost a sync each.
     public func delete(_ name: String) throws {
         try ObjectName.validate(name)
         try checkRoot()
         do {
-            do {
-                _ = try SystemCallError.retrying("unlink") { unlink(path(of: name)) }
-            } catch let error as SystemCallError where error.errno == ENOENT || error.errno == ENOTDIR {
-                return
-            }
-            try syncDirectory(path(of: ObjectName.directoryPart(of: name)))
+            _ = try SystemCallError.retrying("unlink") { unlink(path(of: name)) }
+        } catch let error as SystemCallError where error.errno == ENOENT || error.errno == ENOTDIR {
+            return
         } catch let error as SystemCallError {
             throw error.remoteError("delete object '\(name)'", in: root)
         }

@@ -68,9 +68,9 @@ public struct ZoneEngine: Sendable {
         let zone = store.zone
         // What a newer build wrote and this one once could not read: an upgrade applies it now.
         report.add(try store.replayQuarantined())
-        let listing = ZoneListing(try remote.list(prefix: "zones/\(zone)/"), zone: zone)
+        var listing = ZoneListing(try remote.list(prefix: "zones/\(zone)/"), zone: zone)
         var state = try store.syncState()
-        if try startFromSnapshots(listing, state: state, into: &report) { state = try store.syncState() }
+        if try startFromSnapshots(&listing, state: state, into: &report) { state = try store.syncState() }
         let byDevice = listing.batches
         for device in byDevice.keys.sorted() {
             // This device's own objects are read only past what it remembers publishing (after a

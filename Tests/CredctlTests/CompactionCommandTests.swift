@@ -1,4 +1,5 @@
 import Foundation
+import Replication
 import XCTest
 
 /// `credctl sync --compact` on a directory remote: three devices, a fourth joining after the
@@ -8,7 +9,7 @@ final class CompactionCommandTests: TwoDeviceTestCase {
         let scenario = CompactionScenario(
             device: { CredctlRunner(vault: self.directory + "/" + $0, keyFile: self.directory + "/" + $0 + ".key") },
             joinArguments: [remote, "--sync-passphrase-file", syncPassphrase],
-            names: { try Self.files(under: self.remote) })
+            names: { try DirectoryRemote(root: self.remote).list(prefix: "") })
         try scenario.run(first: a, in: self)
     }
 
@@ -33,16 +34,5 @@ final class CompactionCommandTests: TwoDeviceTestCase {
             let hosts = try device.run("host", "list").output
             for label in ["made-offline", "a-0", "a-3"] { XCTAssertTrue(hosts.contains(label), "\(label) on \(device.vault)") }
         }
-    }
-
-    /// Relative paths of the regular files below `root`.
-    static func files(under root: String) throws -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
-        var names: [String] = []
-        while let name = enumerator.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue { names.append(name) }
-        }
-        return names.sorted()
     }
 }

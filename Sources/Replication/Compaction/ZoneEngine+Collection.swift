@@ -41,7 +41,8 @@ extension ZoneEngine {
                 }
             }
         }
-        for name in listing.cursors where name.number < listing.newestCursors[name.device]?.number ?? 0 {
+        let newestCursors = listing.newestCursors
+        for name in listing.cursors where name.number < newestCursors[name.device]?.number ?? 0 {
             try remote.delete(name.objectName(zone: zone))
             report.collectedObjects += 1
         }

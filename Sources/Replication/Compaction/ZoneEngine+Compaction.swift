@@ -24,13 +24,13 @@ extension ZoneEngine {
         let own = min(state.nextSequence - 1, (try store.firstSequenceStillNeeded()).map { $0 > 0 ? $0 - 1 : 0 } ?? .max)
         mine[store.deviceID] = own > 0 ? own : nil
         try publish(mine, listing, now: now)
-        var manifests: [SnapshotManifest]?
-        let wrote = try writeSnapshotIfDue(listing, mine: covered, now: now, manifests: &manifests, into: &report)
+        var listing = listing
+        let wrote = try writeSnapshotIfDue(&listing, mine: covered, now: now, into: &report)
         let lastCollected = try store.bookkeepingValue(Self.collectedKey).flatMap(Self.decodeNumber) ?? 0
         guard wrote != nil || policy.immediate || now &- lastCollected >= policy.publishInterval * 1_000 else { return }
         // Nothing to collect unless some device has more than its newest batch listed.
         guard listing.batches.values.contains(where: { $0.count > 1 }) || !listing.manifests.isEmpty else { return }
-        try collect(listing, mine: mine, now: now, manifests: manifests ?? readManifests(listing), written: wrote, into: &report)
+        try collect(listing, mine: mine, now: now, manifests: manifests(&listing), written: wrote, into: &report)
         try store.setBookkeepingValue(Self.collectedKey, Self.encodeNumber(now))
     }
 

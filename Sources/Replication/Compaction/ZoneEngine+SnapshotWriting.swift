@@ -5,12 +5,10 @@ extension ZoneEngine {
     /// state would add reach `snapshotAfterBatches` (any at all when compaction is immediate),
     /// and nothing waits to be sent. Parts go first, the manifest last: a snapshot is complete
     /// only once its manifest is there. Returns the snapshot written.
-    func writeSnapshotIfDue(_ listing: ZoneListing, mine: [String: UInt64], now: UInt64, manifests: inout [SnapshotManifest]?,
-                            into report: inout ZoneSyncReport) throws -> SnapshotManifest? {
+    func writeSnapshotIfDue(_ listing: inout ZoneListing, mine: [String: UInt64], now: UInt64, into report: inout ZoneSyncReport) throws -> SnapshotManifest? {
         // Cheap first look, from the listing alone.
         guard policy.immediate || listing.batchTotal >= policy.snapshotAfterBatches else { return nil }
-        let known = try readManifests(listing)
-        manifests = known
+        let known = try manifests(&listing)
         let best = known.first(where: listing.isComplete)
         let gain = Self.batchesAdded(by: mine, beyond: best?.cursors ?? [:], in: listing)
         guard gain > 0, policy.immediate || gain >= policy.snapshotAfterBatches else { return nil }
@@ -53,7 +51,7 @@ extension ZoneEngine {
         if !chunk.isEmpty { try flush() }
         let manifest = SnapshotManifest(zone: store.zone, device: store.deviceID, number: number, createdAt: now, cursors: covered, parts: parts)
         _ = try remote.createOnly(manifest.name.objectName(zone: store.zone), bytes: try CompactionCodec.seal(manifest, transportKey: transportKey))
-        manifests = (known + [manifest]).sorted(by: Self.better)
+        listing.opened = (known + [manifest]).sorted(by: Self.better)
         report.snapshotsWritten += 1
         return manifest
     }

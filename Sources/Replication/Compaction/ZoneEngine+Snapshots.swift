@@ -6,14 +6,14 @@ extension ZoneEngine {
     /// Applies the snapshots that spare reading many batches or cover batches that are gone,
     /// best first; returns whether any was applied. A snapshot that cannot be read whole (a
     /// part missing, altered or still arriving) is passed over.
-    func startFromSnapshots(_ listing: ZoneListing, state: ZoneSyncState, into report: inout ZoneSyncReport) throws -> Bool {
+    func startFromSnapshots(_ listing: inout ZoneListing, state: ZoneSyncState, into report: inout ZoneSyncReport) throws -> Bool {
         guard !listing.manifests.isEmpty else { return false }
         // This device's own batches count too: restored from an older backup, it lacks them.
         var cursors = state.cursors
         cursors[store.deviceID] = max(cursors[store.deviceID] ?? 0, state.nextSequence - 1)
         guard worthReading(listing, cursors: cursors) else { return false }
         var applied = false
-        for manifest in try readManifests(listing).filter(listing.isComplete).sorted(by: Self.better) {
+        for manifest in try manifests(&listing).filter(listing.isComplete) {
             guard helps(manifest, listing, cursors: cursors) else { continue }
             guard try apply(manifest, into: &report) else { continue }
             applied = true
@@ -22,12 +22,15 @@ extension ZoneEngine {
         return applied
     }
 
-    /// The manifests listed that open, newest first.
-    func readManifests(_ listing: ZoneListing) throws -> [SnapshotManifest] {
-        try listing.manifests.compactMap { name in
+    /// The manifests listed that open, best first; fetched once per run and kept in `listing`.
+    func manifests(_ listing: inout ZoneListing) throws -> [SnapshotManifest] {
+        if let opened = listing.opened { return opened }
+        let opened = try listing.manifests.compactMap { name in
             guard let bytes = try remote.get(name.objectName(zone: store.zone)) else { return nil }
             return try? CompactionCodec.openManifest(bytes, zone: store.zone, device: name.device, number: name.number, transportKey: transportKey)
         }.sorted(by: Self.better)
+        listing.opened = opened
+        return opened
     }
 
     /// The snapshot to prefer: the one covering more history, then the later one.

@@ -8,6 +8,9 @@ struct ZoneListing {
     /// Snapshot parts by device and snapshot number.
     var parts: [String: [UInt64: Set<Int>]] = [:]
     var cursors: [CompactionObjectName] = []
+    /// The listed manifests, opened, best first: read from the remote once per run, when first
+    /// needed (`ZoneEngine.manifests`).
+    var opened: [SnapshotManifest]?
 
     init(_ names: [String], zone: String) {
         for name in names {
