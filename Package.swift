@@ -21,7 +21,7 @@ let package = Package(
 
         // Concepts.
         .target(name: "Replication", dependencies: ["Sodium", "SQLite"]),
-        .target(name: "ConfigTrack", dependencies: ["SQLite", "Replication"]),
+        .target(name: "ConfigTrack", dependencies: ["SQLite", "Replication", "SSHConfig"]),
         .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication"]),
         .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Sodium", "Keyring", "SSHConfig", "S3"]),
         // Two GNU calls Glibc's Swift module does not export.
@@ -29,7 +29,7 @@ let package = Package(
         // libcurl through dlopen, on first use: not FoundationNetworking, which would load
         // Foundation and ICU into every credctl run, nor a link-time libcurl and its libraries.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "Launch", dependencies: ["Sodium", "CPosix"]),
+        .target(name: "Launch", dependencies: ["Sodium", "CPosix", "SSHConfig"]),
         .target(name: "SSHConfig"),
         .target(name: "S3", dependencies: ["Sodium", "Replication", "CCurl"]),
         .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch"]),

@@ -20,21 +20,10 @@ extension ConfigStore {
         try write("save a port forward") { db in
             var rule = rule
             guard try find(db, Host.self, id: rule.hostID) != nil else { throw ConfigError(.notFound, "The port forward names a host that does not exist.") }
-            // ssh -R 0:… asks the server to pick the port; everywhere else 0 is not a port.
-            if !(rule.kind == .remote && rule.bindPort == 0) { try ConfigValidation.port(rule.bindPort, field: "listening port") }
+            // Normalized first (brackets dropped), then held to the rules every path shares.
             if let bind = rule.bindAddress, bind != "*" { rule.bindAddress = try ConfigValidation.hostname(bind, field: "bind address") }
-            switch rule.kind {
-            case .dynamic:
-                guard rule.destinationHost == nil, rule.destinationPort == nil else {
-                    throw ConfigError(.invalid, "A dynamic (SOCKS) forward has no destination.")
-                }
-            case .local, .remote:
-                guard let host = rule.destinationHost, let port = rule.destinationPort else {
-                    throw ConfigError(.invalid, "A \(rule.kind.rawValue) forward needs a destination host and port.")
-                }
-                rule.destinationHost = try ConfigValidation.hostname(host, field: "destination host")
-                try ConfigValidation.port(port, field: "destination port")
-            }
+            if let host = rule.destinationHost { rule.destinationHost = try ConfigValidation.hostname(host, field: "destination host") }
+            try ConfigValidation.forward(rule)
             let duplicate = try all(db, PortForwardRule.self, where: "host_id = ? AND id != ?", [CanonicalUUID.text(rule.hostID), CanonicalUUID.text(rule.id)])
                 .contains { $0.kind == rule.kind && $0.specification == rule.specification }
             if duplicate { throw ConfigError(.alreadyExists, "The host already has the \(rule.kind.rawValue) forward \(rule.specification).") }

@@ -35,11 +35,7 @@ extension ConfigStore {
         var host = host
         try ensureLabelIsFree(db, host)
         host.hostname = try ConfigValidation.hostname(host.hostname)
-        try ConfigValidation.port(host.port)
-        if let username = host.username { try ConfigValidation.username(username) }
-        if let reference = host.passwordRef, reference != .hostPassword(host.id) {
-            throw ConfigError(.invalid, "Host '\(host.label)' may only reference its own password (\(SecretReference.hostPassword(host.id))).")
-        }
+        try ConfigValidation.host(host)
         if let identityID = host.identityID, try find(db, Identity.self, id: identityID) == nil {
             throw ConfigError(.notFound, "Host '\(host.label)' names an identity that does not exist.")
         }

@@ -32,16 +32,7 @@ extension ConfigStore {
 
     private func validate(_ db: Connection, _ identity: Identity) throws {
         try ensureLabelIsFree(db, identity)
-        if let username = identity.username { try ConfigValidation.username(username) }
-        guard identity.privateKeyRef == .identityPrivateKey(identity.id),
-              identity.passphraseRef == nil || identity.passphraseRef == .identityPassphrase(identity.id) else {
-            throw ConfigError(.invalid, "Identity '\(identity.label)' may only reference its own private key and passphrase.")
-        }
-        let fields = identity.publicKey.split(separator: " ")
-        guard fields.count >= 2, fields[0] == identity.keyType.rawValue,
-              !identity.publicKey.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ConfigError(.invalid, "Identity '\(identity.label)' needs an OpenSSH public key line of type \(identity.keyType.rawValue).")
-        }
+        try ConfigValidation.identity(identity)
     }
 
     /// Removes an identity. Refuses while hosts use it.

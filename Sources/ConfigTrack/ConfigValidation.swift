@@ -1,3 +1,5 @@
+import SSHConfig
+
 /// The rules a config field must pass before it is stored. Every failure is `ConfigError.invalid`
 /// with a message that names the field (and echoes user text only in printable, shortened form).
 public enum ConfigValidation {
@@ -27,23 +29,24 @@ public enum ConfigValidation {
         }
     }
 
-    /// A host name or address as ssh would take it: ASCII letters, digits and `.-_:%`, not
-    /// starting with `-` (which ssh would read as an option). Brackets around an IPv6 address are
-    /// removed. Returns the normalized form.
+    /// A host name or address as ssh takes it (`OpenSSHValue.hostnameProblem`: ASCII letters,
+    /// digits, `.-_`, `:` and a `%` zone in IPv6 addresses, not starting with `-`). Brackets
+    /// around an IPv6 address are removed. Returns the normalized form.
     public static func hostname(_ hostname: String, field: String = "hostname") throws -> String {
         var name = hostname
         if name.hasPrefix("["), name.hasSuffix("]"), name.count > 2 { name = String(name.dropFirst().dropLast()) }
-        guard !name.isEmpty, name.utf8.count <= 253 else { throw ConfigError(.invalid, "The \(field) must be 1 to 253 characters.") }
-        guard !name.hasPrefix("-") else { throw ConfigError(.invalid, "The \(field) '\(CanonicalUUID.printable(name))' must not start with '-'.") }
-        let allowed = name.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "%")
-        }
-        guard allowed else {
-            throw ConfigError(.invalid, "The \(field) '\(CanonicalUUID.printable(name))' may contain only letters, digits, '.', '-', '_', ':' and '%'.")
-        }
+        try storedHostname(name, field: field)
         return name
+    }
+
+    /// A host name as it is stored (already normalized): what a record from elsewhere must hold.
+    public static func storedHostname(_ name: String, field: String = "hostname") throws {
+        guard !name.isEmpty, name.utf8.count <= OpenSSHValue.maximumHostnameBytes else {
+            throw ConfigError(.invalid, "The \(field) must be 1 to \(OpenSSHValue.maximumHostnameBytes) characters.")
+        }
+        if let problem = OpenSSHValue.hostnameProblem(name) {
+            throw ConfigError(.invalid, "The \(field) '\(CanonicalUUID.printable(name))' \(problem).")
+        }
     }
 
     /// A TCP port, 1…65535.
@@ -51,16 +54,14 @@ public enum ConfigValidation {
         guard (1...65_535).contains(port) else { throw ConfigError(.invalid, "The \(field) must be between 1 and 65535, not \(port).") }
     }
 
-    /// A remote user name: 1…256 characters, no white space or control characters, not
-    /// starting with `-`.
-    public static func username(_ username: String) throws {
-        guard !username.isEmpty, username.utf8.count <= 256 else { throw ConfigError(.invalid, "A user name must be 1 to 256 bytes.") }
-        guard !username.hasPrefix("-") else { throw ConfigError(.invalid, "The user name '\(CanonicalUUID.printable(username))' must not start with '-'.") }
-        let forbidden = username.unicodeScalars.contains { scalar in
-            scalar.value == 0x20 || (!isPrintableASCII(scalar.value) && (scalar.properties.isWhitespace || scalar.properties.generalCategory == .control))
+    /// A remote user name as ssh takes it (`OpenSSHValue.usernameProblem`): letters and digits
+    /// of any script, `.-_@+`, not starting with `-` — nothing a shell or ssh's `%` tokens read.
+    public static func username(_ username: String, field: String = "user name") throws {
+        guard !username.isEmpty, username.utf8.count <= OpenSSHValue.maximumUsernameBytes else {
+            throw ConfigError(.invalid, "A \(field) must be 1 to \(OpenSSHValue.maximumUsernameBytes) bytes.")
         }
-        guard !forbidden else {
-            throw ConfigError(.invalid, "The user name '\(CanonicalUUID.printable(username))' must not contain white space or control characters.")
+        if let problem = OpenSSHValue.usernameProblem(username) {
+            throw ConfigError(.invalid, "The \(field) '\(CanonicalUUID.printable(username))' \(problem).")
         }
     }
 

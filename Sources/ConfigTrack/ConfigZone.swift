@@ -71,8 +71,11 @@ public struct ConfigZone: SQLiteZoneStore {
             // Checked before anything is written, by the code that reads the record from its table.
             guard let values = ConfigPayload.decode(envelope.payload, count: type.columns.count) else { return .quarantined("invalid \(envelope.kind) payload") }
             let row = [SQLValue.text(key)] + values + [SQLValue.integer(Int64(bitPattern: envelope.version.clock)), .text(envelope.version.device)]
+            // The rules a local save passes, so nothing arrives that this device could not have written.
             do {
-                try Self.validate(try type.init(row: Row(values: row)))
+                try ConfigValidation.record(try type.init(row: Row(values: row)))
+            } catch let error as ConfigError where error.code == .invalid {
+                return .quarantined("invalid \(envelope.kind): \(error.message)")
             } catch {
                 return .quarantined("invalid \(envelope.kind) payload")
             }
@@ -82,25 +85,6 @@ public struct ConfigZone: SQLiteZoneStore {
         // The fetched version beats whatever this device had, including a pending edit.
         if pending { try Journal.discard(db, recordName: envelope.recordName) }
         return .applied
-    }
-
-    /// The field rules a local edit must pass, applied to a record from elsewhere too (values of
-    /// the wrong type read as empty or 0 and fail here).
-    static func validate(_ record: any ConfigRecord) throws {
-        if let labeled = record as? any LabeledRecord { try ConfigValidation.label(labeled.label, kind: type(of: record).kind) }
-        switch record {
-        case let host as Host:
-            _ = try ConfigValidation.hostname(host.hostname)
-            try ConfigValidation.port(host.port)
-            if let username = host.username { try ConfigValidation.username(username) }
-        case let rule as PortForwardRule:
-            if !(rule.kind == .remote && rule.bindPort == 0) { try ConfigValidation.port(rule.bindPort) }
-            if let port = rule.destinationPort { try ConfigValidation.port(port) }
-        case let device as Device:
-            try ConfigValidation.label(device.displayName, kind: "device")
-        default:
-            break
-        }
     }
 
     /// This device's current state of a record as an envelope: the live row or its tombstone.

@@ -4,7 +4,14 @@ import FoundationEssentials
 /// Parses ssh's forward syntax: `[BIND:]PORT:DEST:DESTPORT` (local, remote) and `[BIND:]PORT`
 /// (dynamic). IPv6 addresses go in brackets.
 public enum ForwardSpecification {
+    /// The rule, held to the same rules as every saved or received forward.
     public static func parse(_ text: String, kind: ForwardKind, hostID: UUID) throws -> PortForwardRule {
+        let rule = try rule(text, kind: kind, hostID: hostID)
+        try VaultError.wrapping { try ConfigValidation.forward(rule) }
+        return rule
+    }
+
+    private static func rule(_ text: String, kind: ForwardKind, hostID: UUID) throws -> PortForwardRule {
         let parts = try split(text)
         func port(_ token: String) throws -> Int {
             guard let number = Int(token) else { throw VaultError(.invalidInput, "'\(CanonicalUUID.printable(token))' in the forward '\(CanonicalUUID.printable(text))' is not a port number.") }

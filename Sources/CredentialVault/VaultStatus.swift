@@ -1,3 +1,4 @@
+import ConfigTrack
 import Replication
 import SecretTrack
 
@@ -72,6 +73,9 @@ public struct VaultStatus: Sendable {
     public let remoteObjects: Int?
     public let remoteBytes: Int64?
     public let remoteMeasuredAt: Int64?
+    /// Stored records that break the rules saves and merges now hold records to (written before
+    /// those rules): refused by `ssh` and `export ssh-config` until edited.
+    public let ruleViolations: [RuleViolation]
 }
 
 extension Vault {
@@ -96,7 +100,8 @@ extension Vault {
                     zone(.secrets, binding: binding, records: records, syncing: syncing, pending: secretCounts.pendingChanges, quarantined: secretCounts.quarantined),
                 ], remote: binding?.location, remoteKind: binding?.kind, remoteEndpoint: binding?.endpoint,
                 remoteConditionalWrites: binding?.kind == "s3" ? binding?.conditionalWrites ?? true : nil,
-                remoteObjects: usage?.objects, remoteBytes: usage?.bytes, remoteMeasuredAt: usage?.measuredAt)
+                remoteObjects: usage?.objects, remoteBytes: usage?.bytes, remoteMeasuredAt: usage?.measuredAt,
+                ruleViolations: try config.ruleViolations())
         }
     }
 

@@ -1,3 +1,5 @@
+import SSHConfig
+
 /// The `ssh` command line for a resolved host, plus what the user added after `--`.
 ///
 /// The user's words are read as ssh reads its own: leading options (with their arguments) go
@@ -10,25 +12,37 @@ public struct SSHCommandLine: Equatable, Sendable {
     /// Options of ssh that take none.
     static let flags = Set("1246afgknqstvxyACGKMNPTVXY")
 
-    public struct Target: Equatable, Sendable {
+    /// One machine on the way: the target or a jump host, with the label it has in the vault
+    /// (for messages).
+    public struct Hop: Equatable, Sendable {
+        public let label: String
         public let hostname: String
         public let port: Int
         public let username: String?
-        /// `[user@]host[:port]` of each jump host, first hop first.
-        public let jumps: [String]
-        /// `(-L|-R|-D, specification)` of each forward.
-        public let forwards: [(flag: String, specification: String)]
 
-        public init(hostname: String, port: Int, username: String?, jumps: [String], forwards: [(flag: String, specification: String)]) {
+        public init(label: String, hostname: String, port: Int, username: String?) {
+            self.label = label
             self.hostname = hostname
             self.port = port
             self.username = username
+        }
+    }
+
+    public struct Target: Equatable, Sendable {
+        public let host: Hop
+        /// Each jump host, first hop first.
+        public let jumps: [Hop]
+        /// `(-L|-R|-D, specification)` of each forward.
+        public let forwards: [(flag: String, specification: String)]
+
+        public init(host: Hop, jumps: [Hop], forwards: [(flag: String, specification: String)]) {
+            self.host = host
             self.jumps = jumps
             self.forwards = forwards
         }
 
         public static func == (lhs: Target, rhs: Target) -> Bool {
-            lhs.hostname == rhs.hostname && lhs.port == rhs.port && lhs.username == rhs.username && lhs.jumps == rhs.jumps
+            lhs.host == rhs.host && lhs.jumps == rhs.jumps
                 && lhs.forwards.map { $0.flag + $0.specification } == rhs.forwards.map { $0.flag + $0.specification }
         }
     }
@@ -66,19 +80,50 @@ public struct SSHCommandLine: Equatable, Sendable {
     }
 
     /// The whole argument vector, starting with `ssh`.
-    public func arguments(for target: Target) -> [String] {
+    ///
+    /// Every host name, user name and forward is checked here again, whatever checked it
+    /// before (an older vault, a record from an older build): OpenSSH 9.2 pastes a jump host's
+    /// user name unquoted into a command `sh -c` runs, and expands `%` tokens, so a value outside
+    /// `OpenSSHValue`'s rules is refused (exit status 65) and ssh is never started.
+    public func arguments(for target: Target) throws -> [String] {
+        try Self.check(target.host, role: "host")
+        for jump in target.jumps {
+            try Self.check(jump, role: "jump host")
+            // ProxyJump becomes a ProxyCommand that ssh %-expands: an IPv6 zone's '%' would be read as a token.
+            if jump.hostname.contains("%") {
+                throw LaunchError("Jump host '\(jump.label)' cannot be used: its host name has an IPv6 zone ('%'), which ProxyJump would read as a token.", status: 65)
+            }
+        }
+        for forward in target.forwards {
+            if let problem = OpenSSHValue.forwardProblem(forward.specification) {
+                throw LaunchError("A port forward of '\(target.host.label)' cannot be given to ssh: its specification \(problem).", status: 65)
+            }
+        }
         var words = ["ssh"] + userOptions
-        words += ["-o", "Port=\(target.port)"]
-        if let username = target.username { words += ["-o", "User=\(username)"] }
-        if !target.jumps.isEmpty { words += ["-o", "ProxyJump=\(target.jumps.joined(separator: ","))"] }
+        words += ["-o", "Port=\(target.host.port)"]
+        if let username = target.host.username { words += ["-o", "User=\(username)"] }
+        if !target.jumps.isEmpty { words += ["-o", "ProxyJump=\(target.jumps.map(Self.jumpSpecification).joined(separator: ","))"] }
         for forward in target.forwards { words += [forward.flag, forward.specification] }
         // `--` so a host name can never be read as an option (host names cannot start with '-' anyway).
-        return words + ["--", target.hostname] + command
+        return words + ["--", target.host.hostname] + command
     }
 
     /// `[user@]host[:port]` as ProxyJump takes it (an IPv6 address in brackets).
-    public static func jumpSpecification(hostname: String, port: Int, username: String?) -> String {
-        let host = hostname.contains(":") ? "[\(hostname)]" : hostname
-        return (username.map { "\($0)@" } ?? "") + host + (port == 22 ? "" : ":\(port)")
+    public static func jumpSpecification(_ hop: Hop) -> String {
+        let host = hop.hostname.contains(":") ? "[\(hop.hostname)]" : hop.hostname
+        return (hop.username.map { "\($0)@" } ?? "") + host + (hop.port == 22 ? "" : ":\(hop.port)")
+    }
+
+    private static func check(_ hop: Hop, role: String) throws {
+        let why = "stored before credctl checked it, or received from another device; change it with credctl host edit"
+        if let problem = OpenSSHValue.hostnameProblem(hop.hostname) {
+            throw LaunchError("The \(role) '\(hop.label)' is refused: its host name \(problem) (\(why)).", status: 65)
+        }
+        if let username = hop.username, let problem = OpenSSHValue.usernameProblem(username) {
+            throw LaunchError("The \(role) '\(hop.label)' is refused: its user name \(problem) (\(why)).", status: 65)
+        }
+        guard (1...65_535).contains(hop.port) else {
+            throw LaunchError("The \(role) '\(hop.label)' is refused: its port \(hop.port) is not between 1 and 65535.", status: 65)
+        }
     }
 }

@@ -120,11 +120,12 @@ final class ConfigValidationTests: XCTestCase {
     }
 
     func testRejectsShellAndWhitespaceCharacters() {
-        for name in ["web 1", " web", "web;rm", "$(reboot)", "web`id`", "a|b", "a&b", "a/b", "web\n1", "wéb", "a@b", "a,b"] {
+        for name in ["web 1", " web", "web;rm", "$(reboot)", "web`id`", "a|b", "a&b", "a/b", "web\n1", "wéb", "a@b", "a,b",
+                     "x$IFS", "a'b", "a\"b", "a\\b", "%h.example", "web%1", "fe80::1%", "fe80::1%a%b", "fe80::1%eth0;id"] {
             assertConfigError(.invalid, try ConfigValidation.hostname(name), name.debugDescription)
         }
         let error = assertConfigError(.invalid, try ConfigValidation.hostname("a;b", field: "destination host"))
-        XCTAssertEqual(error?.message, "The destination host 'a;b' may contain only letters, digits, '.', '-', '_', ':' and '%'.")
+        XCTAssertEqual(error?.message, "The destination host 'a;b' may contain only letters, digits, '.', '-', '_' and, in an IPv6 address, ':' and one '%' before a zone.")
     }
 
     func testLengthLimitIs253() throws {
@@ -148,12 +149,16 @@ final class ConfigValidationTests: XCTestCase {
     }
 
     func testUsernames() {
-        for name in ["root", "deploy.bot", "user@example.org", "ünïcode"] {
+        for name in ["root", "deploy.bot", "user@example.org", "ünïcode", "svc_backup-2", "a+b", "Ωμέγα", "ユーザー"] {
             XCTAssertNoThrow(try ConfigValidation.username(name), name)
         }
         let dash = assertConfigError(.invalid, try ConfigValidation.username("-oProxyCommand=x"))
         XCTAssertEqual(dash?.message, "The user name '-oProxyCommand=x' must not start with '-'.")
-        for name in ["a b", " root", "root ", "ro\tot", "root\n", "ro\u{7}ot", "ro\u{A0}ot"] {
+        for name in ["a b", " root", "root ", "ro\tot", "root\n", "ro\u{7}ot", "ro\u{A0}ot",
+                     // What OpenSSH 9.2 pastes unquoted into the `sh -c` of a ProxyJump, and ssh's own tokens.
+                     "x$IFS-oProxyCommand=touch\\$IFS/tmp/PWNED", "a;b", "a`id`", "$(id)", "a'b", "a\"b", "a\\b", "a|b", "a&b",
+                     "a<b", "a>b", "a(b)", "a{b}", "%u", "a%%b", "a*b", "a?b", "a!b", "a#b", "a=b", "a/b", "a,b", "a:b", "~root",
+                     "ro\u{200B}ot", "ro\u{2028}ot"] {
             assertConfigError(.invalid, try ConfigValidation.username(name), name.debugDescription)
         }
         let empty = assertConfigError(.invalid, try ConfigValidation.username(""))

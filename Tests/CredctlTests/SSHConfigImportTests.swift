@@ -181,11 +181,11 @@ final class SSHConfigImportTests: CredctlTestCase {
     }
 
     func testTheExportedFileIsReadBySshItself() throws {
-        assertStatus(try credctl.run("host", "add", "quote", "--hostname", "fe80::1%eth0", "--user", "o'brien"), 0)
+        assertStatus(try credctl.run("host", "add", "quote", "--hostname", "fe80::1%eth0", "--user", "o.brien@corp.example"), 0)
         assertStatus(try credctl.run("host", "add", "spaced label", "--hostname", "s.example", "--user", "me"), 0)
         let file = directory + "/exported.conf"
         assertStatus(try credctl.run("export", "ssh-config", "-o", file), 0)
-        for (alias, hostname, user) in [("quote", "fe80::1%eth0", "o'brien"), ("spaced-label", "s.example", "me")] {
+        for (alias, hostname, user) in [("quote", "fe80::1%eth0", "o.brien@corp.example"), ("spaced-label", "s.example", "me")] {
             let ssh = Process()
             ssh.executableURL = URL(fileURLWithPath: "/usr/bin/ssh")
             ssh.arguments = ["-G", "-F", file, alias]

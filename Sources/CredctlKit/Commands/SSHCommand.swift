@@ -35,16 +35,21 @@ struct SSHCommand: Command {
         let vault = try context.openVault()
         let connection = try context.unlockingIfNeeded(vault) { try vault.resolve(label) }
         let jumps = try connection.jumpChain.map { jump in try context.unlockingIfNeeded(vault) { try vault.resolve(jump.label) } }
+        let target = SSHCommandLine.Target(host: Self.hop(connection.endpoint), jumps: connection.jumpChain.map(Self.hop),
+                                           forwards: connection.forwards.map { (Self.flag($0.kind), $0.specification) })
+        // Refused before any agent or askpass socket exists, and before ssh is started.
+        let arguments: [String]
+        do {
+            arguments = try commandLine.arguments(for: target)
+        } catch let error as LaunchError {
+            throw CLIError(message: error.message, hint: nil, status: error.status)
+        }
         let plan = SSHCredentialPlan(target: connection, jumps: jumps, localUser: Self.localUser(context))
         let session = try SSHSession(plan: plan, context: context, agentLifetime: agentLifetime)
         defer { session.stop() }
-        let target = SSHCommandLine.Target(
-            hostname: connection.endpoint.hostname, port: connection.endpoint.port, username: connection.endpoint.username,
-            jumps: connection.jumpChain.map { SSHCommandLine.jumpSpecification(hostname: $0.hostname, port: $0.port, username: $0.username) },
-            forwards: connection.forwards.map { (Self.flag($0.kind), $0.specification) })
         let environment = try ChildEnvironment(context.environment)
         for (name, value) in session.environment { try environment.set(name, text: value) }
-        let status = try launch(ssh, commandLine.arguments(for: target), environment)
+        let status = try launch(ssh, arguments, environment)
         if status != 0 { throw ChildExit(status: status) }
     }
 
@@ -72,6 +77,10 @@ struct SSHCommand: Command {
 
     /// The running ssh, for the signal handlers (which cannot capture context).
     nonisolated(unsafe) static var child: pid_t = 0
+
+    private static func hop(_ endpoint: Endpoint) -> SSHCommandLine.Hop {
+        SSHCommandLine.Hop(label: endpoint.label, hostname: endpoint.hostname, port: endpoint.port, username: endpoint.username)
+    }
 
     private static func flag(_ kind: ForwardKind) -> String {
         switch kind {

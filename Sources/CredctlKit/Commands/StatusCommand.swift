@@ -46,6 +46,9 @@ struct StatusCommand: Command {
                 ("remote_objects", status.remoteObjects.map(JSONValue.int) ?? .null), ("remote_bytes", status.remoteBytes.map { JSONValue.int(Int($0)) } ?? .null),
                 ("remote_measured_at", status.remoteMeasuredAt.map { JSONValue.int(Int($0)) } ?? .null),
                 ("keyring", .object([("state", .string(keyring.name)), ("reason", .optional(keyring.reason))])),
+                ("invalid_records", .array(status.ruleViolations.map { violation in
+                    .object([("kind", .string(violation.kind)), ("label", .string(violation.label)), ("reason", .string(violation.reason))])
+                })),
                 ("zones", .array(status.zones.map { zone in
                     .object([("name", .string(zone.name)), ("state", .string(zone.state.rawValue)), ("reason", .optional(zone.reason)),
                              ("last_fetch", .optional(zone.lastFetch.map(Int.init))), ("last_send", .optional(zone.lastSend.map(Int.init))),
@@ -88,6 +91,11 @@ struct StatusCommand: Command {
             let reason = zone.reason.map { ": \($0)" } ?? ""
             lines.append("Zone \(zone.name):".padding(13) + "\(zone.state.rawValue)\(reason) (\(zone.pendingChanges) pending, \(zone.quarantined) quarantined"
                          + (zone.waiting > 0 ? ", \(zone.waiting) waiting for an earlier object" : "") + ")")
+        }
+        if !status.ruleViolations.isEmpty {
+            let count = status.ruleViolations.count
+            lines.append("Invalid:     \(count) record\(count == 1 ? " breaks" : "s break") rules credctl now checks (stored before them; refused by ssh and export until edited):")
+            for violation in status.ruleViolations { lines.append("             \(violation.kind) '\(violation.label)': \(violation.reason)") }
         }
         Output.out(lines.joined(separator: "\n") + "\n")
     }

@@ -1,5 +1,6 @@
 import ConfigTrack
 import FoundationEssentials
+import SSHConfig
 
 extension Vault {
     /// Every host as an ssh_config Host block — HostName, Port, User, ProxyJump (the jump
@@ -14,6 +15,7 @@ extension Vault {
             let forwards = Dictionary(grouping: try config.forwards(forHost: nil), by: \.hostID)
             var text = "# Hosts exported by credctl export ssh-config: no secrets and no key paths.\n"
             for host in hosts {
+                try Self.checkExportable(host, forwards: forwards[host.id] ?? [])
                 let name = names[host.id] ?? host.label
                 text += "\n"
                 if name != host.label { text += "# credctl host: \(CanonicalUUID.printable(host.label))\n" }
@@ -35,6 +37,19 @@ extension Vault {
     static func value(_ text: String) -> String {
         guard text.contains(where: { " \t\"'#=\\".contains($0) }) else { return text }
         return "\"" + text.map { $0 == "\\" || $0 == "\"" ? "\\" + String($0) : String($0) }.joined() + "\""
+    }
+
+    /// Refuses, on its own, a value that is not data to ssh (a line break would start a new
+    /// keyword, `%` a token): whatever let it into the vault, it is never written.
+    private static func checkExportable(_ host: Host, forwards: [PortForwardRule]) throws {
+        let label = CanonicalUUID.printable(host.label)
+        let problem = OpenSSHValue.hostnameProblem(host.hostname).map { "its host name \($0)" }
+            ?? host.username.flatMap(OpenSSHValue.usernameProblem).map { "its user name \($0)" }
+            ?? forwards.lazy.compactMap { OpenSSHValue.forwardProblem($0.specification) }.first.map { "a port forward's specification \($0)" }
+        if let problem {
+            throw VaultError(.invalidInput, "Host '\(label)' cannot be exported: \(problem); nothing was written.",
+                             hint: "Fix it with credctl host edit (or remove the forward), then export again.")
+        }
     }
 
     /// Host names ssh can take, unique, by host id.
