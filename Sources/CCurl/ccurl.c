@@ -52,11 +52,13 @@ int ccurl_available(char *error, size_t error_length) {
     return curl.loaded;
 }
 
-typedef struct { unsigned char *data; size_t length; size_t capacity; int failed; } buffer;
+typedef struct { unsigned char *data; size_t length; size_t capacity; size_t limit; int failed; int too_large; } buffer;
 
 static size_t collect(char *data, size_t size, size_t count, void *context) {
     buffer *out = context;
     size_t n = size * count;
+    // A hostile or broken server cannot make the client buffer without bound.
+    if (n > out->limit - out->length) { out->too_large = 1; return 0; }
     if (out->length + n > out->capacity) {
         size_t capacity = out->capacity ? out->capacity : 4096;
         while (capacity < out->length + n) capacity *= 2;
@@ -71,7 +73,7 @@ static size_t collect(char *data, size_t size, size_t count, void *context) {
 }
 
 int ccurl_perform(const char *method, const char *url, const char *const *headers, size_t header_count,
-                  const unsigned char *body, size_t body_length, long timeout_seconds,
+                  const unsigned char *body, size_t body_length, long timeout_seconds, size_t max_response,
                   long *status, unsigned char **response, size_t *response_length, char *error, size_t error_length) {
     if (!ccurl_available(error, error_length)) return CURLE_FAILED_INIT;
     CURL *handle = curl.easy_init();
@@ -80,6 +82,7 @@ int ccurl_perform(const char *method, const char *url, const char *const *header
     for (size_t i = 0; i < header_count; i++) list = curl.slist_append(list, headers[i]);
     list = curl.slist_append(list, "Expect:");
     buffer out = {0};
+    out.limit = max_response;
     char text[CURL_ERROR_SIZE] = {0};
     curl.easy_setopt(handle, CURLOPT_URL, url);
     curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, method);
@@ -97,6 +100,10 @@ int ccurl_perform(const char *method, const char *url, const char *const *header
     }
     CURLcode code = curl.easy_perform(handle);
     if (code == CURLE_OK && out.failed) code = CURLE_OUT_OF_MEMORY;
+    if (out.too_large) {
+        code = CCURL_TOO_LARGE;
+        snprintf(text, sizeof text, "the response is larger than %zu bytes", max_response);
+    }
     if (code == CURLE_OK) {
         curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, status);
         *response = out.data;

@@ -51,5 +51,6 @@ enum ConfigSchema {
         SyncTables.replayableQuarantineMigration,
         SyncTables.publishIntentMigration,
         SyncTables.compactionMigration,
+        SyncTables.quarantineBoundsMigration,
     ])
 }

@@ -69,6 +69,10 @@ public final class ConfigStore: Sendable {
         try read("list quarantined config records") { try Journal.quarantined($0) }
     }
 
+    public func quarantineSummary() throws -> QuarantineSummary {
+        try read("summarize the config quarantine") { try SyncTables.quarantineSummary($0, zone: "config") }
+    }
+
     /// Drops a quarantined entry for good; false if there is none with that id.
     public func discardQuarantined(id: Int64) throws -> Bool {
         try write("discard a quarantined config record") { try Journal.discardQuarantined($0, id: id) }

@@ -30,6 +30,10 @@ public struct VaultStatus: Sendable {
         /// seconds) the gap has been there.
         public let waiting: Int
         public let waitingSince: Int64?
+        /// Objects that cannot be read (quarantined whole; read again by every sync), and
+        /// quarantined entries dropped to keep quarantine within its bounds.
+        public let unreadableObjects: [String]
+        public let quarantineDropped: UInt64
     }
 
     /// How long a gap may stay open before the zone needs attention: sync tools deliver late,
@@ -96,8 +100,10 @@ extension Vault {
                 awaitingMigration: binding == nil ? 0 : secretCounts.awaitingMigration,
                 awaitingVerification: secretCounts.awaitingVerification, conflicts: secretCounts.conflicts, orphans: try orphanedSecrets().count,
                 zones: [
-                    zone(.config, binding: binding, records: records, syncing: syncing, pending: configCounts.pendingChanges, quarantined: configCounts.quarantined),
-                    zone(.secrets, binding: binding, records: records, syncing: syncing, pending: secretCounts.pendingChanges, quarantined: secretCounts.quarantined),
+                    zone(.config, binding: binding, records: records, syncing: syncing, pending: configCounts.pendingChanges, quarantined: configCounts.quarantined,
+                         summary: try config.quarantineSummary()),
+                    zone(.secrets, binding: binding, records: records, syncing: syncing, pending: secretCounts.pendingChanges, quarantined: secretCounts.quarantined,
+                         summary: try secrets.quarantineSummary()),
                 ], remote: binding?.location, remoteKind: binding?.kind, remoteEndpoint: binding?.endpoint,
                 remoteConditionalWrites: binding?.kind == "s3" ? binding?.conditionalWrites ?? true : nil,
                 remoteObjects: usage?.objects, remoteBytes: usage?.bytes, remoteMeasuredAt: usage?.measuredAt,
@@ -106,10 +112,11 @@ extension Vault {
     }
 
     private func zone(_ zone: SyncZone, binding: RemoteBinding?, records: [String: ZoneStatusRecord], syncing: Bool, pending: Int,
-                      quarantined: Int) -> VaultStatus.Zone {
+                      quarantined: Int, summary: QuarantineSummary) -> VaultStatus.Zone {
         guard binding != nil else {
             return VaultStatus.Zone(name: zone.rawValue, state: .localOnly, reason: nil, lastFetch: nil, lastSend: nil, pendingChanges: pending,
-                                    quarantined: quarantined, waiting: 0, waitingSince: nil)
+                                    quarantined: quarantined, waiting: 0, waitingSince: nil, unreadableObjects: summary.unreadableObjects,
+                                    quarantineDropped: summary.dropped)
         }
         let record = records[zone.rawValue]
         var state = record.flatMap { VaultStatus.ZoneState(rawValue: $0.state) } ?? .localFallback
@@ -119,14 +126,28 @@ extension Vault {
             // The outcome being made replaces the last one; until then, say what is going on.
             state = .syncing
             reason = nil
-        } else if state == .available, quarantined > 0 {
+        } else if state == .available, let object = summary.unreadableObjects.first {
+            state = .needsAttention
+            let more = summary.unreadableObjects.count - 1
+            reason = "\(Self.describe(object)) cannot be read" + (more > 0 ? " (and \(more) more object\(more == 1 ? "" : "s"))" : "")
+                + "; every sync reads it again and applies it once it opens (see credctl quarantine list)"
+        } else if state == .available, quarantined > 0 || summary.dropped > 0 {
             state = .needsAttention
             reason = "\(quarantined) received change\(quarantined == 1 ? " is" : "s are") quarantined (see credctl quarantine list)"
+                + (summary.dropped > 0 ? "; \(summary.dropped) older entr\(summary.dropped == 1 ? "y was" : "ies were") dropped to keep quarantine within its bounds" : "")
         } else if state == .available, let waiting = record?.waiting, let since = record?.waitingSince, now - since > VaultStatus.gapPatienceSeconds {
             state = .needsAttention
             reason = "\(waiting) object\(waiting == 1 ? "" : "s") from another device \(waiting == 1 ? "has" : "have") waited more than a day for an earlier one that never arrived (lost by the sync tool?); that device's later changes are not applied until it does"
         }
         return VaultStatus.Zone(name: zone.rawValue, state: state, reason: reason, lastFetch: record?.lastFetch, lastSend: record?.lastSend,
-                                pendingChanges: pending, quarantined: quarantined, waiting: record?.waiting ?? 0, waitingSince: record?.waitingSince)
+                                pendingChanges: pending, quarantined: quarantined, waiting: record?.waiting ?? 0, waitingSince: record?.waitingSince,
+                                unreadableObjects: summary.unreadableObjects, quarantineDropped: summary.dropped)
+    }
+
+    /// `zones/<zone>/<device>/<sequence>.batch` as a person reads it.
+    private static func describe(_ object: String) -> String {
+        let parts = object.split(separator: "/")
+        guard parts.count == 4, let sequence = UInt64(parts[3].prefix { $0 != "." }) else { return "object \(object)" }
+        return "batch \(sequence) of device \(parts[2]) in zone \(parts[1])"
     }
 }

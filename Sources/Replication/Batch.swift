@@ -3,6 +3,10 @@
 public struct Batch: Sendable, Equatable {
     /// At most this many changes (saves and deletes together) per batch.
     public static let maximumChanges = 250
+    /// The largest sequence (and snapshot or cursors number) read from the remote. A device
+    /// writing a batch every millisecond would need 8,900 years to reach it; anything larger
+    /// was not written by a device, and arithmetic on what is accepted can never overflow.
+    public static let maximumSequence: UInt64 = 1 << 48
 
     public let zone: String
     public let device: String

@@ -107,6 +107,8 @@ public enum BatchCodec {
             // eventually out of range); a device days off is fine, a year is not.
             let horizon = (HybridLogicalClock.wallMilliseconds() + 366 * 86_400_000) << HybridLogicalClock.counterBits
             guard version.clock <= min(UInt64(Int64.max), horizon) else { throw EnvelopeFailure(recordName: recordName, reason: "clock out of range") }
+            // A new incarnation is the last one plus 1: one at the top of the range could never be followed.
+            guard (0...Envelope.maximumIncarnation).contains(incarnation) else { throw EnvelopeFailure(recordName: recordName, reason: "incarnation out of range") }
             guard deletedFlag == 0 || payload.isEmpty else { throw EnvelopeFailure(recordName: recordName, reason: "tombstone with a payload") }
             return Envelope(recordName: name, kind: kind, formatVersion: format, version: version, deleted: deletedFlag == 1,
                             incarnation: incarnation, payload: payload)

@@ -6,7 +6,19 @@ struct BatchObjectName: Equatable {
     /// A sync tool's copy of another object with the same logical name.
     let isConflictCopy: Bool
 
+    /// Nil for a name that is not a batch's, and for one whose sequence is out of range
+    /// (`isOutOfRange`).
     init?(_ name: String, zone: String) {
+        guard let parsed = Self(parsing: name, zone: zone), parsed.sequence <= Batch.maximumSequence else { return nil }
+        self = parsed
+    }
+
+    /// Whether `name` is shaped like a batch's but numbered past `Batch.maximumSequence`.
+    static func isOutOfRange(_ name: String, zone: String) -> Bool {
+        (Self(parsing: name, zone: zone)?.sequence ?? 0) > Batch.maximumSequence
+    }
+
+    private init?(parsing name: String, zone: String) {
         let prefix = "zones/\(zone)/"
         guard name.hasPrefix(prefix) else { return nil }
         let parts = name.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)

@@ -40,7 +40,8 @@ public final class DirectoryRemote: Remote {
         var bytes: Int64 = 0
         for name in names {
             var info = stat()
-            if lstat(path(of: name), &info) == 0 { bytes += Int64(info.st_size) }
+            // A sparse file can claim any size: the total saturates instead of overflowing.
+            if lstat(path(of: name), &info) == 0 { bytes = bytes.addingReportingOverflow(Int64(info.st_size)).overflow ? .max : bytes + Int64(info.st_size) }
         }
         return RemoteUsage(objects: names.count, bytes: bytes)
     }

@@ -12,6 +12,9 @@ public struct Envelope: Sendable, Equatable {
     public let deleted: Bool
     /// Secret items only: which life of the reference this is (0 for config records).
     public let incarnation: Int64
+    /// The largest incarnation read from the remote (a secret set again after a delete a
+    /// million times a second would need nine years to reach it), so adding 1 never overflows.
+    public static let maximumIncarnation: Int64 = 1 << 48
     /// Empty for tombstones.
     public let payload: [UInt8]
 

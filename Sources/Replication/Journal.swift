@@ -79,9 +79,9 @@ public enum Journal {
     /// Keeps bytes that could not be applied, with the reason, out of the way of other records;
     /// `envelope` (its encoding) when a newer build could apply it.
     public static func quarantine(_ db: Connection, zone: String, recordName: String, reason: String, bytes: [UInt8], at version: RecordVersion,
-                                  envelope: [UInt8]? = nil) throws {
-        try db.run("INSERT INTO replication_quarantine (zone, record_name, reason, bytes, received_clock, envelope) VALUES (?, ?, ?, ?, ?, ?)",
-                   [zone, recordName, reason, bytes, version.clock, envelope])
+                                  envelope: [UInt8]? = nil, objectDigest: [UInt8]? = nil) throws {
+        try db.run("INSERT INTO replication_quarantine (zone, record_name, reason, bytes, received_clock, envelope, object_digest) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   [zone, recordName, reason, bytes, version.clock, envelope, objectDigest])
     }
 
     /// Everything held in quarantine, oldest first.

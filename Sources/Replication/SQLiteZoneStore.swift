@@ -18,6 +18,14 @@ extension SQLiteZoneStore {
         try writeBookkeeping { try SyncTables.noteUnreadable($0, name: name, digest: digest) }
     }
 
+    public func quarantinedObjects() throws -> [(id: Int64, name: String, digest: [UInt8])] {
+        try readBookkeeping { try SyncTables.quarantinedObjects($0) }
+    }
+
+    public func noteQuarantinedObject(id: Int64, digest: [UInt8], reason: String) throws {
+        try writeBookkeeping { try SyncTables.noteQuarantinedObject($0, id: id, digest: digest, reason: reason) }
+    }
+
     public func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool {
         try readBookkeeping { try SyncTables.wasIngested($0, name: name, digest: digest) }
     }

@@ -119,7 +119,8 @@ public enum SyncTables {
     /// Keeps what could not be applied, with its reason and bytes.
     public static func quarantine(_ db: Connection, zone: String, _ rejected: RejectedEnvelope, device: String, sequence: UInt64) throws {
         let name = rejected.recordName ?? Batch.objectName(zone: zone, device: device, sequence: sequence)
-        try Journal.quarantine(db, zone: zone, recordName: name, reason: rejected.reason, bytes: rejected.bytes, at: receivedNow(from: device))
+        try Journal.quarantine(db, zone: zone, recordName: name, reason: rejected.reason, bytes: rejected.bytes, at: receivedNow(from: device),
+                               objectDigest: rejected.objectDigest)
     }
 
     /// When something from `device` was put in quarantine: now, by this device's wall clock.
@@ -150,8 +151,11 @@ public enum SyncTables {
         var deletionsSeen = deletionsSeen
         var pending = Set(try db.query("SELECT record_name FROM replication_journal") { $0.text(0) ?? "" })
         for batch in batches {
+            // A quarantined object that now opens leaves quarantine as its envelopes apply.
+            if let held = batch.releasesQuarantine { try db.run("DELETE FROM replication_quarantine WHERE id = ?", [held]) }
             for rejected in batch.rejected {
-                let kept = keepsRejectedBytes ? rejected : RejectedEnvelope(recordName: rejected.recordName, reason: rejected.reason, bytes: [])
+                let kept = keepsRejectedBytes ? rejected
+                    : RejectedEnvelope(recordName: rejected.recordName, reason: rejected.reason, bytes: [], objectDigest: rejected.objectDigest)
                 try quarantine(db, zone: zone, kept, device: batch.device, sequence: batch.sequence)
                 report.quarantined += 1
             }
@@ -172,6 +176,7 @@ public enum SyncTables {
                 try advance(db, zone: zone, device: device, sequence: sequence, ownDevice: ownDevice)
             }
         }
+        if report.quarantined > 0 { try enforceQuarantineLimit(db, zone: zone) }
         return report
     }
 

@@ -68,6 +68,7 @@ public struct ZoneEngine: Sendable {
         let zone = store.zone
         // What a newer build wrote and this one once could not read: an upgrade applies it now.
         report.add(try store.replayQuarantined())
+        try rereadQuarantinedObjects(into: &report)
         var listing = ZoneListing(try remote.list(prefix: "zones/\(zone)/"), zone: zone)
         var state = try store.syncState()
         if try startFromSnapshots(&listing, state: state, into: &report) { state = try store.syncState() }
@@ -76,9 +77,11 @@ public struct ZoneEngine: Sendable {
             // This device's own objects are read only past what it remembers publishing (after a
             // restore from backup); everything else past its cursor.
             var cursor = device == store.deviceID ? state.nextSequence - 1 : state.cursors[device] ?? 0
+            // A cursor an older build moved out of range (it accepted any number) reads nothing more.
+            guard cursor < Batch.maximumSequence else { continue }
             let objects = byDevice[device] ?? [:]
             // Strictly in order: a gap is a batch not delivered yet; later ones wait for it.
-            while let name = objects[cursor + 1] {
+            while cursor < Batch.maximumSequence, let name = objects[cursor + 1] {
                 if device == store.deviceID {
                     try queue.flush(into: &report)
                     if try acknowledgeOwnPublish(name, sequence: cursor + 1) {
@@ -102,6 +105,7 @@ public struct ZoneEngine: Sendable {
             }
         }
         try queue.flush(into: &report)
+        try refuseOutOfRange(listing.outOfRange, into: &report)
         for (parsed, name) in listing.copies {
             // A conflict copy is another writer's version of a name; its envelopes merge like any
             // others. Each copy is read once (by name and content), so it cannot fill quarantine.
@@ -156,9 +160,12 @@ public struct ZoneEngine: Sendable {
         }
     }
 
+    /// The object kept whole in quarantine, and the cursor past it: the device's later batches
+    /// flow, and every sync reads this one again until its bytes change and it opens.
     private func wholeObject(_ bytes: [UInt8], device: String, sequence: UInt64, reason: String) -> IncomingBatch {
         IncomingBatch(device: device, sequence: sequence, envelopes: [],
-                      rejected: [RejectedEnvelope(recordName: nil, reason: reason, bytes: bytes)], advancesCursor: true)
+                      rejected: [RejectedEnvelope(recordName: nil, reason: reason, bytes: bytes, objectDigest: SyncTables.objectDigest(bytes))],
+                      advancesCursor: true)
     }
 
     // MARK: - Send

@@ -30,6 +30,13 @@ public protocol ZoneStore: Sendable {
     /// `digest`); returns how many consecutive runs saw the same unreadable bytes.
     func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int
 
+    /// Objects quarantined whole (id, name, `SyncTables.objectDigest` of the bytes last seen),
+    /// read again by every sync until they open.
+    func quarantinedObjects() throws -> [(id: Int64, name: String, digest: [UInt8])]
+
+    /// Remembers other bytes of a quarantined object that still do not open.
+    func noteQuarantinedObject(id: Int64, digest: [UInt8], reason: String) throws
+
     /// Whether the conflict copy `name` with this content was already applied.
     func wasIngested(_ name: String, digest: [UInt8]) throws -> Bool
 

@@ -59,7 +59,7 @@ final class S3Client: Sendable {
         do {
             let (status, bytes) = try CurlTransport.perform(method, url: url.absoluteString, headers: sent, body: body, timeoutSeconds: timeoutSeconds)
             return Response(status: status, body: bytes)
-        } catch let error as S3Error {
+        } catch let error as S3Error where error.code == .unreachable {
             throw S3Error(.unreachable, "Cannot reach the S3 store at \(location.endpoint): \(error.message).")
         }
     }

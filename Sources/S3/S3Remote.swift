@@ -19,6 +19,9 @@ public final class S3Remote: Remote {
 
     public var location: String { client.location.description }
 
+    /// Pages of a listing (1,000 names each): ten million objects, far beyond any vault's.
+    static let maximumListingPages = 10_000
+
     public func list(prefix: String) throws -> [String] {
         try listing(prefix: prefix).map(\.name).sorted()
     }
@@ -26,7 +29,12 @@ public final class S3Remote: Remote {
     /// From the listing's sizes: no object is read.
     public func usage() throws -> RemoteUsage {
         let objects = try listing(prefix: "")
-        return RemoteUsage(objects: objects.count, bytes: objects.reduce(0) { $0 + $1.size })
+        // Sizes come from the store: summed without overflow, however large or negative they claim to be.
+        let bytes = objects.reduce(Int64(0)) { total, object in
+            let (sum, overflow) = total.addingReportingOverflow(max(0, object.size))
+            return overflow ? .max : sum
+        }
+        return RemoteUsage(objects: objects.count, bytes: bytes)
     }
 
     /// Names (under the prefix) and sizes, through every page of ListObjectsV2.
@@ -34,7 +42,13 @@ public final class S3Remote: Remote {
         let base = client.location.prefix.isEmpty ? "" : client.location.prefix + "/"
         var names: [(name: String, size: Int64)] = []
         var token: String?
+        var tokensSeen: Set<String> = []
         repeat {
+            // A store that answers "truncated" forever, or hands back a token it gave before,
+            // would keep this loop (and the sync) going without end.
+            guard tokensSeen.count < Self.maximumListingPages else {
+                throw ReplicationError(.io, "The S3 store's listing of \(location) did not end after \(Self.maximumListingPages) pages; refused.")
+            }
             var query = [("list-type", "2"), ("prefix", base + prefix)]
             if let token { query.append(("continuation-token", token)) }
             let response = try replicating { try client.send("GET", key: nil, query: query) }
@@ -47,6 +61,9 @@ public final class S3Remote: Remote {
             if S3XML.values("IsTruncated", in: response.body).first == "true" {
                 guard let next = S3XML.values("NextContinuationToken", in: response.body).first, !next.isEmpty else {
                     throw ReplicationError(.io, "The S3 store cut a listing short without a continuation token (it may not speak ListObjectsV2).")
+                }
+                guard tokensSeen.insert(next).inserted else {
+                    throw ReplicationError(.io, "The S3 store's listing of \(location) repeats a continuation token (it would never end); refused.")
                 }
                 token = next
             } else {

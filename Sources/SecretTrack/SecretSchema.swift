@@ -39,5 +39,6 @@ enum SecretSchema {
         SecretStore.orphanSightingsMigration,
         SecretStore.externalBodiesMigration,
         SyncTables.compactionMigration,
+        SyncTables.quarantineBoundsMigration,
     ])
 }

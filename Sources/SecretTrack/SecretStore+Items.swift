@@ -116,6 +116,10 @@ extension SecretStore {
         try read("list quarantined secrets") { try Journal.quarantined($0) }
     }
 
+    public func quarantineSummary() throws -> QuarantineSummary {
+        try read("summarize the secrets quarantine") { try SyncTables.quarantineSummary($0, zone: "secrets") }
+    }
+
     /// Drops a quarantined entry for good; false if there is none with that id.
     public func discardQuarantined(id: Int64) throws -> Bool {
         try write("discard a quarantined secret") { try Journal.discardQuarantined($0, id: id) }

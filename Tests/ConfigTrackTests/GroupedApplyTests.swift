@@ -89,6 +89,8 @@ private final class CountingZone: ZoneStore {
     func syncState() throws -> ZoneSyncState { try inner.syncState() }
     func pendingChanges(limit: Int) throws -> [Envelope] { try inner.pendingChanges(limit: limit) }
     func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int { try inner.noteUnreadable(name, digest: digest) }
+    func quarantinedObjects() throws -> [(id: Int64, name: String, digest: [UInt8])] { try inner.quarantinedObjects() }
+    func noteQuarantinedObject(id: Int64, digest: [UInt8], reason: String) throws { try inner.noteQuarantinedObject(id: id, digest: digest, reason: reason) }
     func replayQuarantined() throws -> ApplyReport { try inner.replayQuarantined() }
     func notePublishing(sequence: UInt64, digest: [UInt8]) throws { try inner.notePublishing(sequence: sequence, digest: digest) }
     func publishing(sequence: UInt64) throws -> [UInt8]? { try inner.publishing(sequence: sequence) }

@@ -19,7 +19,7 @@ class ReplicationTestCase: XCTestCase {
         }
         directory = String(cString: created)
         db = try Connection(path: directory + "/track.sqlite")
-        try Migrator([LocalClock.migration, Journal.migration, SyncTables.replayableQuarantineMigration]).migrate(db)
+        try Migrator([LocalClock.migration, Journal.migration, SyncTables.replayableQuarantineMigration, SyncTables.quarantineBoundsMigration]).migrate(db)
     }
 
     override func tearDownWithError() throws {

@@ -53,7 +53,9 @@ struct StatusCommand: Command {
                     .object([("name", .string(zone.name)), ("state", .string(zone.state.rawValue)), ("reason", .optional(zone.reason)),
                              ("last_fetch", .optional(zone.lastFetch.map(Int.init))), ("last_send", .optional(zone.lastSend.map(Int.init))),
                              ("pending_changes", .int(zone.pendingChanges)), ("quarantined", .int(zone.quarantined)),
-                             ("waiting", .int(zone.waiting)), ("waiting_since", .optional(zone.waitingSince.map(Int.init)))])
+                             ("waiting", .int(zone.waiting)), ("waiting_since", .optional(zone.waitingSince.map(Int.init))),
+                             ("unreadable_objects", .array(zone.unreadableObjects.map(JSONValue.string))),
+                             ("quarantine_dropped", .int(Int(clamping: zone.quarantineDropped)))])
                 })),
             ]))
             return

@@ -114,7 +114,11 @@ public enum CompactionCodec {
         let count = Int(try reader.u32())
         guard count <= 100_000 else { throw ReplicationError(.malformed, "\(what) claims \(count) devices.") }
         var cursors: [String: UInt64] = [:]
-        for _ in 0..<count { cursors[try reader.string()] = try reader.u64() }
+        for _ in 0..<count {
+            let device = try reader.string(), sequence = try reader.u64()
+            guard sequence <= Batch.maximumSequence else { throw ReplicationError(.malformed, "\(what) claims sequence \(sequence), beyond any device's.") }
+            cursors[device] = sequence
+        }
         return (time, cursors)
     }
 

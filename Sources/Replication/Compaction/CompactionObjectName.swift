@@ -23,7 +23,18 @@ public struct CompactionObjectName: Equatable, Sendable {
         self.kind = kind
     }
 
+    /// Nil for a name that is none of these, and for one numbered out of range (`isOutOfRange`).
     public init?(_ name: String, zone: String) {
+        guard let parsed = Self(parsing: name, zone: zone), parsed.number <= Batch.maximumSequence else { return nil }
+        self = parsed
+    }
+
+    /// Whether `name` is shaped like a compaction object's but numbered past `Batch.maximumSequence`.
+    static func isOutOfRange(_ name: String, zone: String) -> Bool {
+        (Self(parsing: name, zone: zone)?.number ?? 0) > Batch.maximumSequence
+    }
+
+    private init?(parsing name: String, zone: String) {
         let prefix = "zones/\(zone)/"
         guard name.hasPrefix(prefix) else { return nil }
         let parts = name.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)

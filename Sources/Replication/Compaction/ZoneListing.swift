@@ -8,6 +8,9 @@ struct ZoneListing {
     /// Snapshot parts by device and snapshot number.
     var parts: [String: [UInt64: Set<Int>]] = [:]
     var cursors: [CompactionObjectName] = []
+    /// Names shaped like this build's objects but numbered past `Batch.maximumSequence`: no
+    /// device wrote them; they are refused (quarantined by name, never read).
+    var outOfRange: [String] = []
     /// The listed manifests, opened, best first: read from the remote once per run, when first
     /// needed (`ZoneEngine.manifests`).
     var opened: [SnapshotManifest]?
@@ -22,6 +25,8 @@ struct ZoneListing {
                 case .snapshotPart(let part): parts[parsed.device, default: [:]][parsed.number, default: []].insert(part)
                 case .cursors: cursors.append(parsed)
                 }
+            } else if BatchObjectName.isOutOfRange(name, zone: zone) || CompactionObjectName.isOutOfRange(name, zone: zone) {
+                outOfRange.append(name)
             }
         }
     }
