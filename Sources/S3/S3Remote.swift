@@ -19,8 +19,8 @@ public final class S3Remote: Remote {
 
     public var location: String { client.location.description }
 
-    /// Pages of a listing (1,000 names each): ten million objects, far beyond any vault's.
-    static let maximumListingPages = 10_000
+    /// Pages of a listing (1,000 names each): a million objects, far beyond any vault's.
+    static let maximumListingPages = 1_000
 
     public func list(prefix: String) throws -> [String] {
         try listing(prefix: prefix).map(\.name).sorted()
