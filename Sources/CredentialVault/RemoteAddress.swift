@@ -55,7 +55,7 @@ public enum RemoteAddress: Sendable, Equatable {
             do {
                 return S3Remote(location: location, credentials: try S3Credentials.fromProcessEnvironment(), conditionalWrites: conditionalWrites)
             } catch let error as S3Error {
-                throw VaultError(.unavailable, error.message, hint: "Give credctl the S3 credentials through AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or ~/.aws/credentials.")
+                throw VaultError(.accessDenied, error.message, hint: Self.credentialsHint)
             }
         }
     }
@@ -72,8 +72,14 @@ public enum RemoteAddress: Sendable, Equatable {
             do {
                 return try S3Remote.probeConditionalWrites(location: location, credentials: try S3Credentials.fromProcessEnvironment())
             } catch let error as S3Error {
-                throw VaultError(error.code == .unreachable ? .unavailable : .invalidInput, error.message)
+                switch error.code {
+                case .unreachable: throw VaultError(.unavailable, error.message, hint: "Check the endpoint, and that the store runs and can be reached from here.")
+                case .credentials, .accessDenied: throw VaultError(.accessDenied, error.message, hint: Self.credentialsHint)
+                case .noSuchBucket, .failed: throw VaultError(.invalidInput, error.message)
+                }
             }
         }
     }
+
+    private static let credentialsHint = "Give credctl the S3 credentials through AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or ~/.aws/credentials."
 }
