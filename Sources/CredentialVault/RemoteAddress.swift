@@ -8,19 +8,27 @@ public enum RemoteAddress: Sendable, Equatable {
     case s3(S3Location)
 
     /// The user's REMOTE: `s3://BUCKET/PREFIX` (with the endpoint, region and addressing
-    /// options), else a directory path. The S3 options are refused for a directory.
-    public static func parse(_ text: String, endpoint: String? = nil, region: String? = nil, pathStyle: Bool = false) throws(VaultError) -> RemoteAddress {
+    /// options), else a directory path. The S3 options are refused for a directory, and an
+    /// `http://` endpoint other than loopback unless `allowInsecureHTTP` says the user chose it.
+    public static func parse(_ text: String, endpoint: String? = nil, region: String? = nil, pathStyle: Bool = false,
+                             allowInsecureHTTP: Bool = false) throws(VaultError) -> RemoteAddress {
         guard text.hasPrefix("s3://") else {
-            guard endpoint == nil, region == nil, !pathStyle else {
-                throw VaultError(.invalidInput, "--endpoint, --region and --path-style are for an s3:// remote, not a directory.")
+            guard endpoint == nil, region == nil, !pathStyle, !allowInsecureHTTP else {
+                throw VaultError(.invalidInput, "--endpoint, --region, --path-style and --allow-insecure-http are for an s3:// remote, not a directory.")
             }
             return .directory(VaultDirectory(path: text).path)
         }
+        let location: S3Location
         do {
-            return .s3(try S3Location(url: text, endpoint: endpoint, region: region, pathStyle: pathStyle))
+            location = try S3Location(url: text, endpoint: endpoint, region: region, pathStyle: pathStyle)
         } catch {
             throw VaultError(.invalidInput, (error as? S3Error)?.message ?? "\(error)")
         }
+        if location.isInsecureRemote && !allowInsecureHTTP {
+            throw VaultError(.invalidInput, "The endpoint \(location.endpoint) is plain HTTP to another machine: anyone on the way could read and withhold what the vault sends and receives.",
+                             hint: "Use https://, or give --allow-insecure-http if the network between is trusted.")
+        }
+        return .s3(location)
     }
 
     var kind: String {

@@ -152,6 +152,34 @@ final class S3SyncTests: CredctlTestCase {
         }
     }
 
+    /// `http://0.0.0.0:PORT` reaches the server on 127.0.0.1 (Linux routes 0.0.0.0 to this
+    /// machine), yet it is not a loopback address: it stands for an endpoint on another machine.
+    func testPlainHTTPToAnotherMachineNeedsAllowInsecureHTTP() throws {
+        let plain = server.endpoint.replacingOccurrences(of: "127.0.0.1", with: "0.0.0.0")
+        let options = ["--endpoint", plain, "--path-style", "--sync-passphrase-file", passphraseFile]
+        let a = device("a")
+        assertStatus(try a.run("init"), 0)
+        let message = "credctl: error: The endpoint \(plain) is plain HTTP to another machine: anyone on the way could read and withhold what the vault sends and receives. "
+            + "Use https://, or give --allow-insecure-http if the network between is trusted.\n"
+        let refused = try a.run(["remote", "set", address] + options)
+        assertStatus(refused, 64)
+        XCTAssertTrue(refused.stderr.hasPrefix(message), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/a/remote.json"))
+        let refusedJoin = try device("b").run(["init", "--join", address] + options)
+        assertStatus(refusedJoin, 64)
+        XCTAssertTrue(refusedJoin.stderr.hasPrefix(message), refusedJoin.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/b"), "no vault made")
+
+        // Allowed explicitly, both work, and so does every later sync (the check is made when binding).
+        assertStatus(try a.run(["remote", "set", address, "--allow-insecure-http"] + options), 0)
+        assertStatus(try a.run("host", "add", "web", "--hostname", "web.example"), 0)
+        assertStatus(try a.run("sync"), 0)
+        let b = device("b")
+        assertStatus(try b.run(["init", "--join", address, "--allow-insecure-http"] + options), 0)
+        XCTAssertTrue(try b.run("host", "list").output.contains("web.example"))
+        assertStatus(try b.run("remote", "set", directory + "/folder", "--allow-insecure-http"), 64)
+    }
+
     private func pendingChanges(_ device: CredctlRunner) throws -> Int {
         let status = try JSONSerialization.jsonObject(with: Data(try device.run("status", "--json").stdout)) as? [String: Any]
         return try XCTUnwrap((status?["zones"] as? [[String: Any]])?.first?["pending_changes"] as? Int)
