@@ -8,6 +8,13 @@ public enum CLI {
     public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
         // Every file this process creates is private to the user.
         umask(0o077)
+        // Before anything is read — the askpass client below receives a password too.
+        do {
+            try ProcessHardening.apply()
+        } catch {
+            report("\(error)", hint: nil)
+            return ExitStatus.failure
+        }
         Output.secureStandardDescriptors()
         // Run by ssh or ssh-add as the askpass program of a `credctl ssh`: one argument, the
         // prompt — never a command or option of credctl's own (a LocalCommand may run one).

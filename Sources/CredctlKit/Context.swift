@@ -1,4 +1,5 @@
 import CredentialVault
+import Launch
 
 /// What every command may need: global options, the environment, and the vault.
 struct Context {
@@ -14,6 +15,15 @@ struct Context {
 
     var passphraseFile: String? { globals.passphraseFile ?? environment["CREDCTL_PASSPHRASE_FILE"].flatMap { $0.isEmpty ? nil : $0 } }
     var keyFile: String? { globals.keyFile ?? environment["CREDCTL_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// The variables that lead to the vault and its key. Children (`run`'s COMMAND, ssh) never
+    /// inherit them: a child gets the secrets it was given, not the means to open the others.
+    static let vaultVariables: Set<String> = ["CREDCTL_VAULT", "CREDCTL_KEY_FILE", "CREDCTL_PASSPHRASE_FILE"]
+
+    /// The environment a child starts from: this process's, less `vaultVariables`.
+    func childEnvironment() throws -> ChildEnvironment {
+        try ChildEnvironment(environment.filter { !Self.vaultVariables.contains($0.key) })
+    }
 
     /// Opens the vault without unlocking it.
     func openVault() throws -> Vault { try Vault.open(at: vaultPath) }

@@ -8,8 +8,14 @@ enum Output {
     /// the command then fails instead of reporting success with truncated output.
     nonisolated(unsafe) static var standardOutputFailed: Int32?
 
-    static func out(_ text: String) { write(fd: 1, text) }
-    static func err(_ text: String) { write(fd: 2, text) }
+    /// Text for the user: whatever a stored or received value holds, no control character but
+    /// line feed and tab reaches the terminal (see `TerminalText`).
+    static func out(_ text: String) { write(fd: 1, TerminalText.inert(text, keepingLines: true)) }
+    static func err(_ text: String) { write(fd: 2, TerminalText.inert(text, keepingLines: true)) }
+
+    /// Standard error exactly as given: only for credctl's own control sequences (the progress
+    /// line's carriage return and erase), never for a value.
+    static func errControl(_ text: String) { write(fd: 2, text) }
 
     static func json(_ value: JSONValue) { out(value.rendered() + "\n") }
 

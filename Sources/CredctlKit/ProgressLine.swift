@@ -23,11 +23,12 @@ final class ProgressLine: Sendable {
             state = (true, now)
             return true
         }
-        if due { Output.err("\r\u{1B}[Kcredctl: \(text)") }
+        // One write, so two zones' updates never interleave.
+        if due { Output.errControl("\r\u{1B}[K" + TerminalText.inert("credctl: \(text)")) }
     }
 
     func finish() {
-        if state.withLock({ $0.shown }) { Output.err("\r\u{1B}[K") }
+        if state.withLock({ $0.shown }) { Output.errControl("\r\u{1B}[K") }
     }
 
     private static func now() -> UInt64 {

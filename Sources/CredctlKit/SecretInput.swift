@@ -18,7 +18,11 @@ enum SecretInput {
         return bytes
     }
 
-    /// A whole file, e.g. `--passphrase-file`. A file that cannot be read leaves the vault locked.
+    /// A whole file, e.g. `--passphrase-file`. A file that cannot be read leaves the vault
+    /// locked; one that another user owns or that other users can read or write is refused, as
+    /// a key file is. The checks are made on the opened descriptor and the passphrase is read
+    /// through it. A link is followed (`<(pass show …)` is a link to a pipe, whose mode is 0600):
+    /// what is checked is what it led to, and that is what is read.
     static func file(_ path: String, what: String) throws -> SecretBytes {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -26,6 +30,14 @@ enum SecretInput {
                            hint: nil, status: ExitStatus.locked)
         }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_uid == getuid() else {
+            throw CLIError.input("The \(what) file \(path) belongs to another user.", hint: "Use a file you own (mode 600).")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw CLIError.input("The \(what) file \(path) is accessible by other users (mode \(String(info.st_mode & 0o777, radix: 8))).",
+                                 hint: "Run: chmod 600 \(path)")
+        }
         let bytes = try readAll(fd: fd, what: what)
         guard bytes.count > 0 else { throw CLIError.input("The \(what) file \(path) is empty.") }
         return bytes

@@ -8,19 +8,27 @@ public enum RemoteAddress: Sendable, Equatable {
     case s3(S3Location)
 
     /// The user's REMOTE: `s3://BUCKET/PREFIX` (with the endpoint, region and addressing
-    /// options), else a directory path. The S3 options are refused for a directory.
-    public static func parse(_ text: String, endpoint: String? = nil, region: String? = nil, pathStyle: Bool = false) throws(VaultError) -> RemoteAddress {
+    /// options), else a directory path. The S3 options are refused for a directory, and an
+    /// `http://` endpoint other than loopback unless `allowInsecureHTTP` says the user chose it.
+    public static func parse(_ text: String, endpoint: String? = nil, region: String? = nil, pathStyle: Bool = false,
+                             allowInsecureHTTP: Bool = false) throws(VaultError) -> RemoteAddress {
         guard text.hasPrefix("s3://") else {
-            guard endpoint == nil, region == nil, !pathStyle else {
-                throw VaultError(.invalidInput, "--endpoint, --region and --path-style are for an s3:// remote, not a directory.")
+            guard endpoint == nil, region == nil, !pathStyle, !allowInsecureHTTP else {
+                throw VaultError(.invalidInput, "--endpoint, --region, --path-style and --allow-insecure-http are for an s3:// remote, not a directory.")
             }
             return .directory(VaultDirectory(path: text).path)
         }
+        let location: S3Location
         do {
-            return .s3(try S3Location(url: text, endpoint: endpoint, region: region, pathStyle: pathStyle))
+            location = try S3Location(url: text, endpoint: endpoint, region: region, pathStyle: pathStyle)
         } catch {
             throw VaultError(.invalidInput, (error as? S3Error)?.message ?? "\(error)")
         }
+        if location.isInsecureRemote && !allowInsecureHTTP {
+            throw VaultError(.invalidInput, "The endpoint \(location.endpoint) is plain HTTP to another machine: anyone on the way could read and withhold what the vault sends and receives.",
+                             hint: "Use https://, or give --allow-insecure-http if the network between is trusted.")
+        }
+        return .s3(location)
     }
 
     var kind: String {
@@ -55,7 +63,7 @@ public enum RemoteAddress: Sendable, Equatable {
             do {
                 return S3Remote(location: location, credentials: try S3Credentials.fromProcessEnvironment(), conditionalWrites: conditionalWrites)
             } catch let error as S3Error {
-                throw VaultError(.unavailable, error.message, hint: "Give credctl the S3 credentials through AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or ~/.aws/credentials.")
+                throw VaultError(.accessDenied, error.message, hint: Self.credentialsHint)
             }
         }
     }
@@ -72,8 +80,14 @@ public enum RemoteAddress: Sendable, Equatable {
             do {
                 return try S3Remote.probeConditionalWrites(location: location, credentials: try S3Credentials.fromProcessEnvironment())
             } catch let error as S3Error {
-                throw VaultError(error.code == .unreachable ? .unavailable : .invalidInput, error.message)
+                switch error.code {
+                case .unreachable: throw VaultError(.unavailable, error.message, hint: "Check the endpoint, and that the store runs and can be reached from here.")
+                case .credentials, .accessDenied: throw VaultError(.accessDenied, error.message, hint: Self.credentialsHint)
+                case .noSuchBucket, .failed: throw VaultError(.invalidInput, error.message)
+                }
             }
         }
     }
+
+    private static let credentialsHint = "Give credctl the S3 credentials through AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or ~/.aws/credentials."
 }

@@ -59,7 +59,8 @@ struct RemoteBinding: Codable {
     func address() throws -> RemoteAddress {
         switch kind {
         case "directory": return .directory(location)
-        case "s3": return try RemoteAddress.parse(location, endpoint: endpoint, region: region, pathStyle: pathStyle ?? false)
+        // Plain HTTP was refused when the binding was made, unless the user allowed it then.
+        case "s3": return try RemoteAddress.parse(location, endpoint: endpoint, region: region, pathStyle: pathStyle ?? false, allowInsecureHTTP: true)
         default: throw VaultError(.storage, "The vault's remote kind '\(kind)' is not supported by this build.")
         }
     }

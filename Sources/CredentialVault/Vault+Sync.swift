@@ -89,30 +89,32 @@ extension Vault {
     /// Why uploads must stop: the remote's `vault.json` no longer names the bound vault, or this
     /// vault took another vault's id and key but its binding still names the old remote (a
     /// `remote set` cut short) — sending then would put bodies under the wrong key there.
-    private static func bindingProblem(_ binding: RemoteBinding, _ remote: any Remote, vaultID: String) -> (ZoneOutcome.State, String)? {
+    private static func bindingProblem(_ binding: RemoteBinding, _ remote: any Remote, vaultID: String) -> (ZoneOutcome.State, VaultError.Code?, String)? {
         guard binding.vaultID == vaultID else {
-            return (.needsAttention, "this vault now belongs to vault \(vaultID), but its remote binding names \(binding.vaultID) (an interrupted remote set); run credctl remote set again with --merge")
+            return (.needsAttention, nil, "this vault now belongs to vault \(vaultID), but its remote binding names \(binding.vaultID) (an interrupted remote set); run credctl remote set again with --merge")
         }
         do {
             guard let bytes = try remote.get(RemoteVaultKeys.objectName) else {
-                return (.needsAttention, "the remote no longer holds this vault (vault.json is missing); it may have been reset")
+                return (.needsAttention, nil, "the remote no longer holds this vault (vault.json is missing); it may have been reset")
             }
             let id = try RemoteVaultKeys.vaultID(in: bytes)
-            guard id == binding.vaultID else { return (.needsAttention, "the remote now holds another vault (\(id)); it was reset or replaced") }
+            guard id == binding.vaultID else { return (.needsAttention, nil, "the remote now holds another vault (\(id)); it was reset or replaced") }
             guard RemoteBinding.digest(bytes) == binding.keysDigest else {
-                return (.needsAttention, "the remote's keys were re-created (it was reset); rebind with credctl remote set --merge")
+                return (.needsAttention, nil, "the remote's keys were re-created (it was reset); rebind with credctl remote set --merge")
             }
             return nil
         } catch let error as ReplicationError where error.code == .unreachable {
-            return (.localFallback, "remote unreachable: \(error.message)")
+            return (.localFallback, .unavailable, "remote unreachable: \(error.message)")
+        } catch let error as ReplicationError where error.code == .accessDenied {
+            return (.localFallback, .accessDenied, error.message)
         } catch {
-            return (.needsAttention, "the remote's vault.json cannot be read: \(error)")
+            return (.needsAttention, nil, "the remote's vault.json cannot be read: \(error)")
         }
     }
 
     private static func run(_ zone: SyncZone, store: any ZoneStore, remote: any Remote, transportKey: SecretBytes, compaction: CompactionPolicy,
-                            progress: (@Sendable (ZoneSyncReport) -> Void)?, blockedBy problem: (ZoneOutcome.State, String)?) -> ZoneOutcome {
-        if let (state, reason) = problem { return ZoneOutcome(failed: zone, state, reason) }
+                            progress: (@Sendable (ZoneSyncReport) -> Void)?, blockedBy problem: (ZoneOutcome.State, VaultError.Code?, String)?) -> ZoneOutcome {
+        if let (state, failure, reason) = problem { return ZoneOutcome(failed: zone, state, reason, failure: failure) }
         do {
             let report = try ZoneEngine(store: store, remote: remote, transportKey: transportKey, policy: compaction, progress: progress).run()
             if report.compactionProblem != nil { SyncLog.failure(zone: zone.rawValue, stage: "compact", code: "incomplete") }
@@ -129,6 +131,8 @@ extension Vault {
             SyncLog.failure(zone: zone.rawValue, stage: "run", code: error.code.rawValue)
             switch error.code {
             case .nameConflict: return ZoneOutcome(failed: zone, .needsAttention, "another device writes under this device's name (a copied vault directory?)")
+            case .unreachable: return ZoneOutcome(failed: zone, .localFallback, error.message, failure: .unavailable)
+            case .accessDenied: return ZoneOutcome(failed: zone, .localFallback, error.message, failure: .accessDenied)
             default: return ZoneOutcome(failed: zone, .localFallback, error.message)
             }
         } catch {
@@ -139,7 +143,8 @@ extension Vault {
 }
 
 extension ZoneOutcome {
-    init(failed zone: SyncZone, _ state: State, _ reason: String) {
+    init(failed zone: SyncZone, _ state: State, _ reason: String, failure: VaultError.Code? = nil) {
         self.init(zone: zone, state: state, reason: reason, fetchedObjects: 0, applied: 0, quarantined: 0, waiting: 0, sentChanges: 0)
+        self.failure = failure
     }
 }

@@ -1,3 +1,4 @@
+import Replication
 import SecretTrack
 import SQLite
 import Sodium
@@ -31,6 +32,14 @@ extension VaultError {
             case .storage: .storage
             }
             return VaultError(code, error.message, hint: error.hint)
+        case let error as ReplicationError:
+            let code: Code = switch error.code {
+            case .unreachable: .unavailable
+            case .accessDenied: .accessDenied
+            case .authenticationFailed: .corrupt
+            case .nameConflict, .invalidName, .io, .malformed, .unsupportedFormat: .storage
+            }
+            return VaultError(code, error.message)
         case let error as SodiumError:
             return VaultError(error.code == .authenticationFailed ? .corrupt : .storage, error.message)
         case let error as SQLiteError:

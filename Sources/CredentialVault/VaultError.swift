@@ -35,8 +35,12 @@ public struct VaultError: Error, Equatable, CustomStringConvertible, Sendable {
         case storage
         /// The vault has no remote configured.
         case noRemote
-        /// Something the vault needs cannot be reached now (the desktop keyring holding its secrets).
+        /// Something the vault needs cannot be reached now (the remote, the desktop keyring
+        /// holding its secrets).
         case unavailable
+        /// The remote refused this device's credentials or denied it access, or no credentials
+        /// were given for it.
+        case accessDenied
     }
 
     public let code: Code

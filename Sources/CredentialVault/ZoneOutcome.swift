@@ -24,4 +24,8 @@ public struct ZoneOutcome: Sendable {
     public var snapshotsWritten = 0
     public var collectedObjects = 0
     public var compactionProblem: String?
+    /// For a failed zone, the kind of failure when it tells the user what to do: `.accessDenied`
+    /// (the remote refused the credentials: fix them) or `.unavailable` (it could not be reached:
+    /// try again later).
+    public var failure: VaultError.Code?
 }

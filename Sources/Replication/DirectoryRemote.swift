@@ -26,6 +26,8 @@ public final class DirectoryRemote: Remote {
     public func list(prefix: String) throws -> [String] {
         let start = try ObjectName.directoryPart(ofPrefix: prefix)
         try checkRoot()
+        // Below the start the walk itself passes links by.
+        try refuseLinkedDirectories(start, action: "list objects under '\(prefix)'")
         do {
             let names = try DirectoryWalk(root: root, prefix: prefix).names(under: start)
             return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -50,6 +52,7 @@ public final class DirectoryRemote: Remote {
         try ObjectName.validate(name)
         try checkRoot()
         let action = "read object '\(name)'"
+        try refuseLinkedDirectories(ObjectName.directoryPart(of: name), action: action)
         let file: FileDescriptor
         do {
             // O_NONBLOCK: a FIFO planted under an object name must not hang the reader.
@@ -81,7 +84,10 @@ public final class DirectoryRemote: Remote {
         let directory = path(of: ObjectName.directoryPart(of: name))
         let target = path(of: name)
         do {
+            // Before: no directory is made inside a link's target; after: none became a link.
+            try refuseLinkedDirectories(ObjectName.directoryPart(of: name), action: action)
             try makeParentDirectories(of: name)
+            try refuseLinkedDirectories(ObjectName.directoryPart(of: name), action: action)
             let temporary = try writeTemporaryFile(bytes, in: directory)
             let linked = Result { try SystemCallError.retrying("link") { link(temporary, target) } }
             // The temporary name goes whatever happened, before the directory sync below.
@@ -120,6 +126,7 @@ public final class DirectoryRemote: Remote {
     public func delete(_ name: String) throws {
         try ObjectName.validate(name)
         try checkRoot()
+        try refuseLinkedDirectories(ObjectName.directoryPart(of: name), action: "delete object '\(name)'")
         do {
             _ = try SystemCallError.retrying("unlink") { unlink(path(of: name)) }
         } catch let error as SystemCallError where error.errno == ENOENT || error.errno == ENOTDIR {
@@ -149,6 +156,24 @@ public final class DirectoryRemote: Remote {
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
             throw ReplicationError(.unreachable, "The remote directory \(root) is not a directory.")
+        }
+    }
+
+    /// Refuses to go through a directory inside the remote that is a symbolic link: Syncthing
+    /// syncs links, so a peer could otherwise lead this device's reads, writes and deletes
+    /// anywhere on this machine. (The root itself may be a link: the user chose it.) A missing
+    /// directory is no link; the operation then finds nothing, or creates a real directory.
+    private func refuseLinkedDirectories(_ directoryPart: String, action: String) throws {
+        var path = root, relative = ""
+        for component in directoryPart.utf8.split(separator: UInt8(ascii: "/")) {
+            let name = String(decoding: component, as: UTF8.self)
+            relative += relative.isEmpty ? name : "/" + name
+            path += "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return }
+            guard (info.st_mode & S_IFMT) != S_IFLNK else {
+                throw ReplicationError(.io, "Unable to \(action) in \(root): '\(relative)' is a symbolic link, and directories inside a remote are never followed.")
+            }
         }
     }
 

@@ -3,6 +3,9 @@ public struct ReplicationError: Error, Equatable, CustomStringConvertible, Senda
     public enum Code: String, Sendable {
         /// The remote cannot be reached or read (missing directory, unmounted share, network).
         case unreachable
+        /// The remote refused this device's credentials, or denied it access (an S3 store's
+        /// 401/403). Retrying will not help until the credentials change.
+        case accessDenied
         /// A create-only write found the name taken by different content: another writer uses
         /// this device's names (a cloned vault directory). Nothing was overwritten.
         case nameConflict

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// Where a vault's objects live in an S3-compatible store: `s3://BUCKET/PREFIX` at an endpoint,
 /// in a region, addressed path-style (`ENDPOINT/BUCKET/KEY`, what MinIO, SeaweedFS, Garage and
@@ -49,6 +50,22 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var url: String { "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)") }
+
+    /// Plain HTTP to another machine: what crosses the network (signed requests, object names,
+    /// sizes and sealed bytes) can be read and held back by anyone on the way. Loopback —
+    /// `localhost`, 127.0.0.0/8, `::1` — never leaves this machine.
+    public var isInsecureRemote: Bool { scheme == "http" && !Self.isLoopback(host) }
+
+    /// `localhost`, an IPv4 address in 127.0.0.0/8 in its usual dotted form, or `::1` in any
+    /// spelling. A name that merely resolves to loopback is not trusted to keep doing so.
+    static func isLoopback(_ host: String) -> Bool {
+        if host.lowercased() == "localhost" { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+        return withUnsafeBytes(of: &v6) { bytes in bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1 }
+    }
 
     public var description: String { "\(url) at \(endpoint)" }
 

@@ -143,6 +143,11 @@ public final class S3Remote: Remote {
     }
 
     private func replicationError(_ error: S3Error) -> ReplicationError {
-        ReplicationError(error.code == .unreachable ? .unreachable : .io, error.message)
+        let code: ReplicationError.Code = switch error.code {
+        case .unreachable: .unreachable
+        case .credentials, .accessDenied: .accessDenied
+        case .noSuchBucket, .failed: .io
+        }
+        return ReplicationError(code, error.message)
     }
 }

@@ -27,19 +27,28 @@ public enum KeyFile {
         }
     }
 
-    /// Reads a key file, refusing one that another user owns or that other users can read or
-    /// write. The checks are made on the opened file, so it cannot be swapped in between.
+    /// Called between the checks and the read, with the path; tests replace the file there.
+    nonisolated(unsafe) static var afterChecks: ((String) -> Void)?
+
+    /// Reads a key file, refusing a symbolic link, a file that another user owns, or one that
+    /// other users can read or write. The checks are made on the opened descriptor and the key
+    /// is read through that same descriptor: a file swapped in after the checks is never read.
     public static func read(at path: String) throws -> SecretBytes {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // O_NONBLOCK: a FIFO put in its place must not hang the open (it is refused below).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
+            let code = errno
+            // A link could lead to a file whose mode says nothing about who can swap it.
+            if code == ELOOP {
+                throw SecretError(.invalid, "The key file \(path) is a symbolic link.", hint: "Give the path of the key file itself.")
+            }
             // Without its key file the vault simply stays locked.
-            throw SecretError(.locked, errno == ENOENT ? "The key file \(path) does not exist." : "The key file \(path) cannot be opened (errno \(errno)).",
+            throw SecretError(.locked, code == ENOENT ? "The key file \(path) does not exist." : "The key file \(path) cannot be opened (errno \(code)).",
                               hint: "Give the key file the vault was created with.")
         }
+        defer { close(fd) }
         var info = stat()
-        let checked = fstat(fd, &info) == 0
-        close(fd)
-        guard checked, info.st_mode & S_IFMT == S_IFREG else { throw SecretError(.invalid, "The key file \(path) is not a regular file.") }
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw SecretError(.invalid, "The key file \(path) is not a regular file.") }
         guard info.st_uid == getuid() else {
             throw SecretError(.invalid, "The key file \(path) belongs to another user.", hint: "Use a key file you own (mode 600).")
         }
@@ -47,9 +56,10 @@ public enum KeyFile {
             throw SecretError(.invalid, "The key file \(path) is accessible by other users (mode \(String(info.st_mode & 0o777, radix: 8))).",
                               hint: "Run: chmod 600 \(path)")
         }
+        afterChecks?(path)
         let contents: SecretBytes
         do {
-            contents = try SecretBytes.read(contentsOfFile: path, limit: maximumSize)
+            contents = try SecretBytes.read(descriptor: fd, path: path, limit: maximumSize)
         } catch let error as SodiumError {
             throw SecretError(.invalid, error.message)
         }

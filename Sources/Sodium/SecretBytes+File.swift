@@ -11,6 +11,13 @@ extension SecretBytes {
             throw SodiumError(.invalidArgument, "The file \(path) \(reason).")
         }
         defer { close(fd) }
+        return try read(descriptor: fd, path: path, limit: limit)
+    }
+
+    /// Reads the rest of the regular file open on `fd` (which stays open) into guarded memory,
+    /// refusing more than `limit` bytes. `path` is for messages only: the file is never opened
+    /// again by name, so what a caller checked on `fd` is what is read.
+    public static func read(descriptor fd: Int32, path: String, limit: Int) throws -> SecretBytes {
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw SodiumError(.invalidArgument, "\(path) is not a regular file.")

@@ -40,7 +40,7 @@ final class CredctlEdgeCaseTests: CredctlTestCase {
 
     func testAnOptionBeatsTheOtherKindOfEnvironmentVariable() throws {
         let passphraseFile = directory + "/pass"
-        _ = FileManager.default.createFile(atPath: passphraseFile, contents: Data("correct horse\n".utf8))
+        _ = FileManager.default.createFile(atPath: passphraseFile, contents: Data("correct horse\n".utf8), attributes: [.posixPermissions: 0o600])
         var runner = credctl!
         runner.environment["CREDCTL_KEY_FILE"] = directory + "/unrelated.key"
         assertStatus(try runner.run("init", "--passphrase-file", passphraseFile), 0)
@@ -115,7 +115,7 @@ final class CredctlEdgeCaseTests: CredctlTestCase {
 
     func testAVaultWithTestSuiteKeyDerivationSaysSo() throws {
         let passphraseFile = directory + "/pass"
-        _ = FileManager.default.createFile(atPath: passphraseFile, contents: Data("correct horse".utf8))
+        _ = FileManager.default.createFile(atPath: passphraseFile, contents: Data("correct horse".utf8), attributes: [.posixPermissions: 0o600])
         let created = try credctl.run("init", "--passphrase-file", passphraseFile)
         assertStatus(created, 0)
         XCTAssertTrue(created.stderr.hasPrefix("credctl: warning: CREDCTL_INSECURE_FAST_KDF=1"), created.stderr)

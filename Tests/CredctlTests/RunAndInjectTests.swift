@@ -48,6 +48,24 @@ final class RunAndInjectTests: TwoDeviceTestCase {
         XCTAssertEqual(key.output, "-----BEGIN OPENSSH PRIVATE KEY-----\n")
     }
 
+    /// COMMAND gets the secrets it was given and the rest of the environment, but not what
+    /// leads to the vault and its key (nor the key given as an option).
+    func testRunsCommandDoesNotInheritTheVaultOrItsKey() throws {
+        var runner = a!
+        runner.environment["CREDCTL_PASSPHRASE_FILE"] = directory + "/passphrase-file"
+        runner.environment["KEPT"] = "kept"
+        let result = try runner.run(["--key-file", directory + "/a.key", "run", "--env", "DBPW=cred://host/db/password", "--", "/usr/bin/env"])
+        assertStatus(result, 0)
+        let variables = result.output.split(separator: "\n").map(String.init)
+        XCTAssertTrue(variables.contains("DBPW=\(secret)"), "\(variables.count) variables")
+        XCTAssertTrue(variables.contains("KEPT=kept"))
+        XCTAssertTrue(variables.contains("CREDCTL_INSECURE_FAST_KDF=1"), "other variables are inherited")
+        for name in ["CREDCTL_VAULT", "CREDCTL_KEY_FILE", "CREDCTL_PASSPHRASE_FILE"] {
+            XCTAssertFalse(variables.contains { $0.hasPrefix(name + "=") }, name)
+        }
+        XCTAssertFalse(result.output.contains("a.key"), "the key file's path reaches COMMAND in no form")
+    }
+
     func testInjectRendersIntoAPrivateFileAndRefusesAWideOne() throws {
         let template = try write("user=app\npassword={{ cred://host/db/password }}\nother={{ not.a.reference }}\ntight={{cred://host/db/password}}\n", to: "app.tpl")
         let out = directory + "/app.conf"

@@ -87,10 +87,15 @@ final class S3SyncTests: CredctlTestCase {
         let wrong = device("w", secret: "not-the-secret")
         assertStatus(try wrong.run("init"), 0)
         let refused = try wrong.run(["remote", "set", address] + s3Options)
-        assertStatus(refused, 65)
+        assertStatus(refused, 77)
         XCTAssertTrue(refused.stderr.contains("refused the credentials"), refused.stderr)
         XCTAssertFalse(refused.stderr.contains("not-the-secret"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/w/remote.json"))
+        let joining = device("wj", secret: "not-the-secret")
+        let refusedJoin = try joining.run(["init", "--join", address] + s3Options)
+        assertStatus(refusedJoin, 77)
+        XCTAssertTrue(refusedJoin.stderr.contains("refused the credentials"), refusedJoin.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/wj"), "no vault made")
 
         let right = device("r")
         assertStatus(try right.run("init"), 0)
@@ -102,9 +107,82 @@ final class S3SyncTests: CredctlTestCase {
         noCredentials.environment["AWS_SECRET_ACCESS_KEY"] = nil
         assertStatus(try noCredentials.run("init"), 0)
         let none = try noCredentials.run(["remote", "set", address] + s3Options)
-        XCTAssertNotEqual(none.status, 0)
+        assertStatus(none, 77)
         XCTAssertTrue(none.stderr.contains("AWS_ACCESS_KEY_ID"), none.stderr)
         assertStatus(try right.run(["remote", "set", "/tmp/dir", "--endpoint", server.endpoint]), 64)
+    }
+
+    /// Credentials that stop working exit 77 and an endpoint nothing answers 69, each with the
+    /// store's reason, whether binding, joining or syncing; nothing queued is lost.
+    func testRefusedCredentialsExit77AndAnUnreachableStore69WithTheReason() throws {
+        let a = device("a")
+        assertStatus(try a.run("init"), 0)
+        assertStatus(try a.run(["remote", "set", address] + s3Options), 0)
+        assertStatus(try a.run("host", "add", "web", "--hostname", "web.example"), 0)
+        let pending = try pendingChanges(a)
+        XCTAssertGreaterThan(pending, 0)
+        var rotated = a
+        rotated.environment["AWS_SECRET_ACCESS_KEY"] = "rotated-elsewhere"
+        let refused = try rotated.run("sync")
+        assertStatus(refused, 77)
+        XCTAssertTrue(refused.stderr.hasPrefix("credctl: error: The remote refused this device's access; local changes stay queued (The S3 store refused the credentials ("),
+                      refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("credctl: hint: Check the credentials"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("rotated-elsewhere") || refused.output.contains("rotated-elsewhere"))
+        let waiting = try JSONSerialization.jsonObject(with: Data(try a.run("status", "--json").stdout)) as? [String: Any]
+        XCTAssertEqual((waiting?["zones"] as? [[String: Any]])?.first?["state"] as? String, "localFallback")
+        // (The run also queued this device's announcement before it reached the store.)
+        XCTAssertGreaterThanOrEqual(try pendingChanges(a), pending, "nothing sent, nothing lost")
+        let migrate = try rotated.run("migrate")
+        assertStatus(migrate, 77)
+        XCTAssertTrue(migrate.stderr.contains("The remote refused this device's access; what was not verified stays pending and is retried (The S3 store refused"),
+                      migrate.stderr)
+        assertStatus(try a.run("sync"), 0)
+        XCTAssertEqual(try pendingChanges(a), 0)
+
+        let nowhere = "http://127.0.0.1:\(try Loopback.freePort())"
+        let options = ["--endpoint", nowhere, "--path-style", "--sync-passphrase-file", passphraseFile]
+        let b = device("b")
+        assertStatus(try b.run("init"), 0)
+        for (runner, arguments) in [(b, ["remote", "set", address] + options), (device("c"), ["init", "--join", address] + options)] {
+            let unreachable = try runner.run(arguments)
+            assertStatus(unreachable, 69)
+            XCTAssertTrue(unreachable.stderr.contains("credctl: error: The S3 store at \(nowhere) keeps failing (Cannot reach the S3 store at \(nowhere)"),
+                          unreachable.stderr)
+        }
+    }
+
+    /// `http://0.0.0.0:PORT` reaches the server on 127.0.0.1 (Linux routes 0.0.0.0 to this
+    /// machine), yet it is not a loopback address: it stands for an endpoint on another machine.
+    func testPlainHTTPToAnotherMachineNeedsAllowInsecureHTTP() throws {
+        let plain = server.endpoint.replacingOccurrences(of: "127.0.0.1", with: "0.0.0.0")
+        let options = ["--endpoint", plain, "--path-style", "--sync-passphrase-file", passphraseFile]
+        let a = device("a")
+        assertStatus(try a.run("init"), 0)
+        let message = "credctl: error: The endpoint \(plain) is plain HTTP to another machine: anyone on the way could read and withhold what the vault sends and receives. "
+            + "Use https://, or give --allow-insecure-http if the network between is trusted.\n"
+        let refused = try a.run(["remote", "set", address] + options)
+        assertStatus(refused, 64)
+        XCTAssertTrue(refused.stderr.hasPrefix(message), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/a/remote.json"))
+        let refusedJoin = try device("b").run(["init", "--join", address] + options)
+        assertStatus(refusedJoin, 64)
+        XCTAssertTrue(refusedJoin.stderr.hasPrefix(message), refusedJoin.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/b"), "no vault made")
+
+        // Allowed explicitly, both work, and so does every later sync (the check is made when binding).
+        assertStatus(try a.run(["remote", "set", address, "--allow-insecure-http"] + options), 0)
+        assertStatus(try a.run("host", "add", "web", "--hostname", "web.example"), 0)
+        assertStatus(try a.run("sync"), 0)
+        let b = device("b")
+        assertStatus(try b.run(["init", "--join", address, "--allow-insecure-http"] + options), 0)
+        XCTAssertTrue(try b.run("host", "list").output.contains("web.example"))
+        assertStatus(try b.run("remote", "set", directory + "/folder", "--allow-insecure-http"), 64)
+    }
+
+    private func pendingChanges(_ device: CredctlRunner) throws -> Int {
+        let status = try JSONSerialization.jsonObject(with: Data(try device.run("status", "--json").stdout)) as? [String: Any]
+        return try XCTUnwrap((status?["zones"] as? [[String: Any]])?.first?["pending_changes"] as? Int)
     }
 
     func testAServerThatDiesLosesNothingAndSyncResumes() throws {
@@ -123,6 +201,8 @@ final class S3SyncTests: CredctlTestCase {
         own.kill()
         let failed = try a.run("sync")
         assertStatus(failed, 69)
+        XCTAssertTrue(failed.stderr.contains("The remote could not be used; local changes stay queued (remote unreachable: The S3 store at \(own.endpoint) keeps failing"),
+                      failed.stderr)
         let waiting = try JSONSerialization.jsonObject(with: Data(try a.run("status", "--json").stdout)) as? [String: Any]
         XCTAssertEqual((waiting?["zones"] as? [[String: Any]])?.first?["pending_changes"] as? Int, 20)
 

@@ -15,6 +15,7 @@ final class SSHCommandTests: TwoDeviceTestCase {
             #!/bin/sh
             for word in "$@"; do printf '%s\\n' "$word"; done > \(record)
             printf 'ASKPASS=%s\\nAGENT=%s\\n' "${SSH_ASKPASS:+set}" "${SSH_AUTH_SOCK:+set}" >> \(record)
+            env > \(record).environment
             exit 0
             """
         XCTAssertTrue(FileManager.default.createFile(atPath: bin + "/ssh", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
@@ -50,6 +51,20 @@ final class SSHCommandTests: TwoDeviceTestCase {
         // Words ssh itself would refuse.
         assertStatus(try a.run("ssh", "bastion", "--", "-p"), 64)
         assertStatus(try a.run("ssh", "bastion", "--", "-Z", "true"), 64)
+    }
+
+    /// ssh (and so its ProxyCommand or LocalCommand) does not inherit what leads to the vault
+    /// and its key; the askpass socket and token it needs are there.
+    func testSSHDoesNotInheritTheVaultOrItsKey() throws {
+        var runner = a!
+        runner.environment["CREDCTL_PASSPHRASE_FILE"] = directory + "/passphrase-file"
+        assertStatus(try runner.run("--key-file", directory + "/a.key", "ssh", "web"), 0)
+        let variables = try String(contentsOfFile: record + ".environment", encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertTrue(variables.contains { $0.hasPrefix("CREDCTL_ASKPASS_SOCKET=") }, "\(variables)")
+        XCTAssertTrue(variables.contains("CREDCTL_INSECURE_FAST_KDF=1"), "other variables are inherited")
+        for name in ["CREDCTL_VAULT", "CREDCTL_KEY_FILE", "CREDCTL_PASSPHRASE_FILE"] {
+            XCTAssertFalse(variables.contains { $0.hasPrefix(name + "=") }, name)
+        }
     }
 
     func testNotSyncedLockedAndNoSSHStopBeforeSSHStarts() throws {

@@ -49,7 +49,7 @@ final class TwoDeviceSyncTests: TwoDeviceTestCase {
 
     func testJoiningNeedsTheRightSyncPassphrase() throws {
         let wrong = directory + "/wrong"
-        _ = FileManager.default.createFile(atPath: wrong, contents: Data("wrong words".utf8))
+        _ = FileManager.default.createFile(atPath: wrong, contents: Data("wrong words".utf8), attributes: [.posixPermissions: 0o600])
         let result = try b.run("init", "--join", remote, "--sync-passphrase-file", wrong)
         assertStatus(result, 77)
         XCTAssertTrue(result.stderr.contains("The sync passphrase does not open the remote's keys."), result.stderr)

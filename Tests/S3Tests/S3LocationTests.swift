@@ -37,4 +37,16 @@ final class S3LocationTests: XCTestCase {
         XCTAssertEqual(S3XML.values("Key", in: body), ["a'b&c\td<", "&bogus;"])
         XCTAssertEqual(S3XML.values("Size", in: body), ["7"])
     }
+
+    /// Plain HTTP is insecure unless it stays on this machine; https never is.
+    func testOnlyLoopbackHTTPIsSecure() throws {
+        for host in ["localhost", "LocalHost", "127.0.0.1", "127.255.3.9", "[::1]", "[0:0:0:0:0:0:0:1]"] {
+            XCTAssertFalse(try S3Location(url: "s3://vault/x", endpoint: "http://\(host):8333", region: nil, pathStyle: true).isInsecureRemote, host)
+        }
+        for host in ["10.0.0.1", "128.0.0.1", "0.0.0.0", "127.example.com", "localhost.example.com", "[::2]", "[::ffff:127.0.0.1]", "s3.example"] {
+            XCTAssertTrue(try S3Location(url: "s3://vault/x", endpoint: "http://\(host):8333", region: nil, pathStyle: true).isInsecureRemote, host)
+            XCTAssertFalse(try S3Location(url: "s3://vault/x", endpoint: "https://\(host):8333", region: nil, pathStyle: true).isInsecureRemote, host)
+        }
+        XCTAssertFalse(try S3Location(url: "s3://vault/x", endpoint: nil, region: nil, pathStyle: false).isInsecureRemote, "AWS over https")
+    }
 }

@@ -82,10 +82,12 @@ final class S3RemoteTests: XCTestCase {
         let wrong = S3Remote(location: try server.location(), credentials: try server.credentials(secret: "not-the-secret"))
         XCTAssertThrowsError(try wrong.list(prefix: "")) { error in
             XCTAssertTrue("\(error)".contains("refused the credentials"), "\(error)")
+            XCTAssertEqual((error as? ReplicationError)?.code, .accessDenied, "retrying will not help: the sync says so")
         }
         let missing = S3Remote(location: try server.location(bucket: "no-such-bucket"), credentials: try server.credentials())
         XCTAssertThrowsError(try missing.list(prefix: "")) { error in
             XCTAssertTrue("\(error)".contains("does not exist"), "\(error)")
+            XCTAssertEqual((error as? ReplicationError)?.code, .io)
         }
         XCTAssertThrowsError(try missing.get("vault.json")) { error in
             XCTAssertTrue("\(error)".contains("does not exist"), "\(error)")

@@ -81,7 +81,9 @@ final class KeyFileTests: SecretTestCase {
         try KeyFile.create(at: keyPath)
         let link = keyPath + ".link"
         XCTAssertEqual(symlink(keyPath, link), 0)
-        assertSecretError(.locked, try KeyFile.read(at: link))
+        let linked = assertSecretError(.invalid, try KeyFile.read(at: link))
+        XCTAssertEqual(linked?.message, "The key file \(link) is a symbolic link.")
+        XCTAssertEqual(linked?.hint, "Give the path of the key file itself.")
         guard getuid() == 0 else { throw XCTSkip("giving a file to another user needs root") }
         XCTAssertEqual(chown(keyPath, 65534, 65534), 0)
         let error = assertSecretError(.invalid, try KeyFile.read(at: keyPath))
@@ -91,5 +93,40 @@ final class KeyFileTests: SecretTestCase {
     func testReadRefusesADirectory() throws {
         try FileManager.default.createDirectory(atPath: keyPath, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         assertSecretError(.invalid, try KeyFile.read(at: keyPath))
+    }
+}
+
+extension KeyFileTests {
+    /// The file at the path is replaced — by a link to a file with other contents, then by
+    /// that file itself — between the checks and the read: what is read is still the file that
+    /// was checked, because it is read through the descriptor the checks were made on.
+    func testAKeyFileSwappedAfterItsChecksIsNotRead() throws {
+        try writeFile(Data("the checked key file, 32 bytes..".utf8))
+        let other = directory + "/other"
+        try Data("a file nobody checked, readable by all".utf8).write(to: URL(fileURLWithPath: other))
+        XCTAssertEqual(chmod(other, 0o644), 0)
+        defer { KeyFile.afterChecks = nil }
+        for replaceWithLink in [true, false] {
+            try writeFile(Data("the checked key file, 32 bytes..".utf8))
+            var swapped = false
+            KeyFile.afterChecks = { path in
+                XCTAssertEqual(rename(path, path + ".old"), 0)
+                XCTAssertEqual(replaceWithLink ? symlink(other, path) : link(other, path), 0)
+                swapped = true
+            }
+            let read = try KeyFile.read(at: keyPath)
+            XCTAssertTrue(swapped)
+            XCTAssertEqual(read.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }, "the checked key file, 32 bytes..")
+            KeyFile.afterChecks = nil
+            // Read again by name, the link or the open file is refused.
+            if replaceWithLink {
+                let error = assertSecretError(.invalid, try KeyFile.read(at: keyPath))
+                XCTAssertEqual(error?.message, "The key file \(keyPath) is a symbolic link.")
+            } else {
+                assertSecretError(.invalid, try KeyFile.read(at: keyPath))
+            }
+            XCTAssertEqual(unlink(keyPath), 0)
+            XCTAssertEqual(unlink(keyPath + ".old"), 0)
+        }
     }
 }

@@ -8,4 +8,12 @@ int cposix_pipe_cloexec(int fds[2]);
 
 /// accept4(fd, NULL, NULL, SOCK_CLOEXEC), for the same reason.
 int cposix_accept_cloexec(int fd);
+
+/// prctl(PR_SET_DUMPABLE, 0): no core dump, no ptrace or /proc/PID/mem access by other processes
+/// of the same user. prctl is variadic, which Swift cannot call.
+int cposix_set_nondumpable(void);
+
+/// setrlimit(RLIMIT_CORE, {0, 0}): no core file, even where the dumpable flag is overridden
+/// (fs.suid_dumpable). RLIMIT_CORE is an enum constant Glibc's module types awkwardly.
+int cposix_disable_core_files(void);
 #endif

@@ -6,7 +6,7 @@ struct InitCommand: Command {
         path: ["init"],
         overview: "Create a new vault. It unlocks with a passphrase (asked on the terminal, or read with --passphrase-file) or with a key file (--key-file; created with mode 0600 if it does not exist). With --join, the new vault joins an existing remote: it adopts the vault's keys (unwrapped with the sync passphrase) and syncs once. With --keyring, it also unlocks through the desktop keyring on this device, so a desktop session needs no prompt; the passphrase or key file stays as the fallback. With --secret-backend keyring, the sealed secret bodies are kept as items of the desktop keyring instead of in secrets.sqlite (which keeps their metadata, versions and deletion markers); that vault then needs the desktop keyring to read or write a secret. The backend is chosen once, here.",
         usage: ["init [--keyring] [--secret-backend sqlite|keyring] [--passphrase-file FILE | --key-file FILE]",
-                "init --join DIR|s3://BUCKET/PREFIX [--endpoint URL] [--region REGION] [--path-style] [--sync-passphrase-file FILE] [--keyring] [--secret-backend sqlite|keyring] [--passphrase-file FILE | --key-file FILE]"],
+                "init --join DIR|s3://BUCKET/PREFIX [--endpoint URL] [--region REGION] [--path-style] [--allow-insecure-http] [--sync-passphrase-file FILE] [--keyring] [--secret-backend sqlite|keyring] [--passphrase-file FILE | --key-file FILE]"],
         options: [.init(name: "--join", value: "REMOTE", help: "Join the vault whose remote is REMOTE: a directory, or s3://BUCKET/PREFIX with the S3 options."), SyncPassphrase.option] + RemoteOptions.options + [
                   .init(name: "--keyring", value: nil, help: "Also unlock through the desktop keyring on this device (the passphrase or key file stays as the fallback)."),
                   .init(name: "--secret-backend", value: "NAME", help: "Where sealed secret bodies are kept: sqlite (the default; in secrets.sqlite) or keyring (items of the desktop keyring).")],
@@ -17,6 +17,8 @@ struct InitCommand: Command {
 
     let parsed: ParsedCommand
     let backend: SecretBackend
+    /// The remote to join, checked before anything is read or created.
+    let remote: RemoteAddress?
 
     init(_ parsed: ParsedCommand) throws {
         let name = parsed.value("--secret-backend") ?? SecretBackend.sqlite.rawValue
@@ -27,9 +29,11 @@ struct InitCommand: Command {
         if parsed.value(SyncPassphrase.option.name) != nil && parsed.value("--join") == nil {
             throw UsageError("--sync-passphrase-file goes with --join (or with remote set).", command: Self.spec)
         }
-        if parsed.value("--join") == nil && (parsed.value("--endpoint") != nil || parsed.value("--region") != nil || parsed.flag("--path-style")) {
-            throw UsageError("--endpoint, --region and --path-style go with --join s3://BUCKET/PREFIX (or with remote set).", command: Self.spec)
+        if parsed.value("--join") == nil && (parsed.value("--endpoint") != nil || parsed.value("--region") != nil || parsed.flag("--path-style")
+                                             || parsed.flag("--allow-insecure-http")) {
+            throw UsageError("--endpoint, --region, --path-style and --allow-insecure-http go with --join s3://BUCKET/PREFIX (or with remote set).", command: Self.spec)
         }
+        remote = try parsed.value("--join").map { try RemoteOptions.address($0, parsed, command: Self.spec) }
         self.parsed = parsed
     }
 
@@ -49,8 +53,8 @@ struct InitCommand: Command {
             Output.err("credctl: warning: CREDCTL_INSECURE_FAST_KDF=1: this vault's passphrase is stretched with test-suite parameters and is easy to guess.\n")
         }
         let vault: Vault
-        if let remote = parsed.value("--join"), let syncPassphrase {
-            vault = try Vault.join(at: context.vaultPath, remote: try RemoteOptions.address(remote, parsed), syncPassphrase: syncPassphrase, key: key, kdf: kdf, backend: backend)
+        if let remote = parsed.value("--join"), let address = self.remote, let syncPassphrase {
+            vault = try Vault.join(at: context.vaultPath, remote: address, syncPassphrase: syncPassphrase, key: key, kdf: kdf, backend: backend)
             Output.out("Joined the vault in \(remote) as device \(vault.deviceID) (\(vault.directory.path)).\n")
             let progress = SyncProgress(context: context, verb: "first sync", showsSent: false)
             let outcomes = try vault.sync { progress.update($0, received: $1, sent: $2) }

@@ -33,7 +33,12 @@ struct MigrateCommand: Command {
             Output.out(Table.render(["SECRET", dryRun ? "WOULD" : "DONE"], report.items.map { [vault.describeSecret($0.reference), Self.text($0.step)] }))
         }
         if let sync = report.sync, sync.state == .localFallback {
-            throw CLIError(message: "The remote could not be used; what was not verified stays pending and is retried.",
+            let reason = sync.reason.map { " (\($0.hasSuffix(".") ? String($0.dropLast()) : $0))" } ?? ""
+            if sync.failure == .accessDenied {
+                throw CLIError(message: "The remote refused this device's access; what was not verified stays pending and is retried\(reason).",
+                               hint: "Check the credentials the remote expects, then run credctl migrate again.", status: ExitStatus.locked)
+            }
+            throw CLIError(message: "The remote could not be used; what was not verified stays pending and is retried\(reason).",
                            hint: "Check that the remote directory is there and mounted, then run credctl migrate again.", status: ExitStatus.unavailable)
         }
     }

@@ -5,7 +5,7 @@ struct RemoteSetCommand: Command {
         path: ["remote", "set"],
         overview: "Bind the vault to a remote: a directory (a Syncthing or Nextcloud folder, a network mount) or an S3-compatible bucket (s3://BUCKET/PREFIX with --endpoint, --region, --path-style; credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or ~/.aws/credentials, never from the command line). The first device creates the remote and chooses the sync passphrase; other devices join with credctl init --join. A vault that already has records and binds to the remote of another vault joins that vault: it takes its id and key, and its records and secrets are merged in with the next sync. The remote only ever holds sealed objects.",
         usage: ["remote set DIR [--sync-passphrase-file FILE] [--merge]",
-                "remote set s3://BUCKET/PREFIX [--endpoint URL] [--region REGION] [--path-style] [--sync-passphrase-file FILE] [--merge]"],
+                "remote set s3://BUCKET/PREFIX [--endpoint URL] [--region REGION] [--path-style] [--allow-insecure-http] [--sync-passphrase-file FILE] [--merge]"],
         options: RemoteOptions.options + [SyncPassphrase.option,
                   .init(name: "--merge", value: nil, help: "Rebind after the remote was reset or moved: publish the keys again if needed, refetch everything, and send all of this device's records again.")],
         positionals: 1...1,
@@ -17,11 +17,7 @@ struct RemoteSetCommand: Command {
     let parsed: ParsedCommand
 
     init(_ parsed: ParsedCommand) throws {
-        do {
-            address = try RemoteOptions.address(parsed.positionals[0], parsed)
-        } catch {
-            throw UsageError(VaultError.from(error).message, command: Self.spec)
-        }
+        address = try RemoteOptions.address(parsed.positionals[0], parsed, command: Self.spec)
         self.parsed = parsed
     }
 

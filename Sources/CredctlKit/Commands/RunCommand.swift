@@ -4,7 +4,7 @@ import Launch
 struct RunCommand: Command {
     static let spec = CommandSpec(
         path: ["run"],
-        overview: "Run COMMAND with secrets in its environment: each --env NAME=REF sets NAME to the secret REF names (a cred:// address or a reference key), and every inherited variable whose value is a cred:// address is replaced by that secret. Secrets never appear in the command line. Every reference is opened before COMMAND starts: one that has not synced to this device (75), a locked vault (77) or a missing record stops here and COMMAND does not run. COMMAND replaces credctl, so its exit status is the command's (127: not found).",
+        overview: "Run COMMAND with secrets in its environment: each --env NAME=REF sets NAME to the secret REF names (a cred:// address or a reference key), and every inherited variable whose value is a cred:// address is replaced by that secret. Secrets never appear in the command line. Every reference is opened before COMMAND starts: one that has not synced to this device (75), a locked vault (77) or a missing record stops here and COMMAND does not run. COMMAND replaces credctl, so its exit status is the command's (127: not found). COMMAND does not inherit CREDCTL_VAULT, CREDCTL_KEY_FILE or CREDCTL_PASSPHRASE_FILE.",
         usage: ["run [--env NAME=REF ...] -- COMMAND [ARG ...]"],
         options: [.init(name: "--env", value: "NAME=REF", help: "Set NAME to the secret REF names (repeatable).", repeatable: true)],
         positionals: 1...Int.max,
@@ -31,7 +31,7 @@ struct RunCommand: Command {
         }
         let secrets = try SecretAddresses.open(Array(Set(wanted.values)).sorted(), context: context)
         do {
-            let environment = try ChildEnvironment(context.environment)
+            let environment = try context.childEnvironment()
             for (name, address) in wanted { try environment.set(name, secret: secrets[address]!) }
             try ProcessImage.replace(with: command, environment: environment, path: context.environment["PATH"])
         } catch let error as LaunchError {

@@ -3,7 +3,7 @@ import CredentialVault
 struct SyncCommand: Command {
     static let spec = CommandSpec(
         path: ["sync"],
-        overview: "Run one sync round with the remote: fetch and merge what other devices published, then send this device's changes. Needs no unlocking. Exits 69 when the remote cannot be reached (local work is unaffected).",
+        overview: "Run one sync round with the remote: fetch and merge what other devices published, then send this device's changes. Needs no unlocking. Exits 69 when the remote cannot be reached and 77 when it refuses this device's credentials (local work is unaffected either way).",
         usage: ["sync [--zone config|secrets] [--compact] [--json]"],
         options: [.init(name: "--zone", value: "ZONE", help: "Only this zone: config or secrets."),
                   .init(name: "--compact", value: nil, help: "Also compact now: publish this device's cursors, write a snapshot of what the remote holds, and remove batches every live device has read (normally done when 64 batches have piled up).")],
@@ -47,12 +47,26 @@ struct SyncCommand: Command {
         for outcome in outcomes {
             if let problem = outcome.compactionProblem { Output.err("\(outcome.zone.rawValue): compaction stopped short (\(problem)); the next sync tries again\n") }
         }
-        if outcomes.contains(where: { $0.state == .localFallback }) {
-            throw CLIError(message: "The remote could not be used; local changes stay queued.", hint: "Check that the remote directory is there and mounted.", status: ExitStatus.unavailable)
+        // Refused credentials first: waiting will not help there, fixing them will.
+        if let refused = outcomes.first(where: { $0.failure == .accessDenied }) {
+            throw CLIError(message: "The remote refused this device's access; local changes stay queued\(Self.because(refused)).",
+                           hint: "Check the credentials the remote expects (for S3: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the profile).",
+                           status: ExitStatus.locked)
+        }
+        if let failed = outcomes.first(where: { $0.state == .localFallback }) {
+            throw CLIError(message: "The remote could not be used; local changes stay queued\(Self.because(failed)).",
+                           hint: "Check that the remote directory is there and mounted, or the S3 endpoint reachable; sync again later.", status: ExitStatus.unavailable)
         }
         if outcomes.contains(where: { $0.state == .needsAttention }) {
             throw CLIError(message: "Sync needs attention; nothing was uploaded for the affected zone.", hint: "See credctl status.", status: ExitStatus.failure)
         }
+    }
+
+    /// ` (REASON)`, for the message of a failed run.
+    private static func because(_ outcome: ZoneOutcome) -> String {
+        guard var reason = outcome.reason, !reason.isEmpty else { return "" }
+        if reason.hasSuffix(".") { reason.removeLast() }
+        return " (\(reason))"
     }
 
     /// What compaction did in the run, when it did anything.
