@@ -48,6 +48,16 @@ public final class DirectoryRemote: Remote {
         return RemoteUsage(objects: names.count, bytes: bytes)
     }
 
+    /// The file's device, inode, size and modification time: a sync tool replacing or rewriting
+    /// it changes at least one.
+    public func fingerprint(_ name: String) throws -> String? {
+        try ObjectName.validate(name)
+        try refuseLinkedDirectories(ObjectName.directoryPart(of: name), action: "look at object '\(name)'")
+        var info = stat()
+        guard lstat(path(of: name), &info) == 0 else { return nil }
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }
+
     public func get(_ name: String) throws -> [UInt8]? {
         try ObjectName.validate(name)
         try checkRoot()

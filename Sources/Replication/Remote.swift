@@ -14,6 +14,11 @@ public protocol Remote: Sendable {
     /// The object's bytes, or nil when it does not exist (yet).
     func get(_ name: String) throws -> [UInt8]?
 
+    /// Something that changes whenever the object's bytes do, learnt without reading them (a
+    /// file's device, inode, size and modification time; an S3 object's ETag from the last
+    /// listing), or nil when the backend cannot tell or the object is gone.
+    func fingerprint(_ name: String) throws -> String?
+
     /// Creates `name` holding `bytes`, atomically and only if it does not exist. Creating an
     /// object that already exists with identical bytes succeeds (a retried publish); with other
     /// bytes it throws `ReplicationError.nameConflict` and changes nothing.

@@ -108,12 +108,17 @@ public struct ZoneEngine: Sendable {
         try refuseOutOfRange(listing.outOfRange, into: &report)
         for (parsed, name) in listing.copies {
             // A conflict copy is another writer's version of a name; its envelopes merge like any
-            // others. Each copy is read once (by name and content), so it cannot fill quarantine.
+            // others. Each copy is read once (by name and content), so it cannot fill quarantine;
+            // one that did not open is not downloaded again until the remote says it changed.
+            let fingerprint = try remote.fingerprint(name).map { GenericHash.hash(Array("unopened copy \($0)".utf8)) }
+            if let fingerprint, try store.wasIngested(name, digest: fingerprint) { continue }
             guard let bytes = try remote.get(name) else { continue }
             let digest = GenericHash.hash(bytes)
-            guard try !store.wasIngested(name, digest: digest),
-                  let opened = try? BatchCodec.open(bytes, zone: zone, device: parsed.device, sequence: parsed.sequence, transportKey: transportKey)
-            else { continue }
+            guard try !store.wasIngested(name, digest: digest) else { continue }
+            guard let opened = try? BatchCodec.open(bytes, zone: zone, device: parsed.device, sequence: parsed.sequence, transportKey: transportKey) else {
+                if let fingerprint { try store.markIngested(name, digest: fingerprint) }
+                continue
+            }
             let outcome = try store.apply([IncomingBatch(device: parsed.device, sequence: parsed.sequence, envelopes: opened.envelopes,
                                                          rejected: opened.rejected, advancesCursor: false)])
             try store.markIngested(name, digest: digest)

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Replication
 import Sodium
+import Synchronization
 
 /// A remote in an S3-compatible bucket, with the directory remote's layout and guarantees:
 /// names are object keys under the prefix; creating an object never replaces another
@@ -11,6 +12,8 @@ public final class S3Remote: Remote {
     let client: S3Client
     /// Whether the store refuses a write to an existing name (`412`); set from the setup probe.
     public let conditionalWrites: Bool
+    /// Each object's ETag from the most recent listing that named it.
+    private let etags = Mutex<[String: String]>([:])
 
     public init(location: S3Location, credentials: S3Credentials, conditionalWrites: Bool = true) {
         client = S3Client(location: location, credentials: credentials)
@@ -55,8 +58,12 @@ public final class S3Remote: Remote {
             guard response.status == 200 else { throw replicationError(client.failure(response, doing: "list objects")) }
             // Each <Contents> holds one Key and one Size, in that order.
             let keys = S3XML.values("Key", in: response.body), sizes = S3XML.values("Size", in: response.body)
+            let tags = S3XML.values("ETag", in: response.body)
             for (index, key) in keys.enumerated() where key.hasPrefix(base) {
-                names.append((String(key.dropFirst(base.count)), index < sizes.count ? Int64(sizes[index]) ?? 0 : 0))
+                let name = String(key.dropFirst(base.count))
+                names.append((name, index < sizes.count ? Int64(sizes[index]) ?? 0 : 0))
+                // Only when every entry has its ETag can they be paired with the keys.
+                if tags.count == keys.count { etags.withLock { $0[name] = tags[index] } }
             }
             if S3XML.values("IsTruncated", in: response.body).first == "true" {
                 guard let next = S3XML.values("NextContinuationToken", in: response.body).first, !next.isEmpty else {
@@ -71,6 +78,11 @@ public final class S3Remote: Remote {
             }
         } while token != nil
         return names
+    }
+
+    /// The ETag the last listing gave (it changes whenever the bytes do), or nil.
+    public func fingerprint(_ name: String) throws -> String? {
+        etags.withLock { $0[name] }
     }
 
     public func get(_ name: String) throws -> [UInt8]? {

@@ -8,8 +8,8 @@ import XCTest
 /// a sync never traps: a value out of range is quarantined or refused with a reason, and the
 /// next sync runs as well as the first. An object quarantined whole is read again once repaired.
 final class HostileRemoteTests: ConfigTestCase {
-    private var remote: DirectoryRemote!
-    private var key: SecretBytes!
+    fileprivate var remote: DirectoryRemote!
+    fileprivate var key: SecretBytes!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -28,7 +28,7 @@ final class HostileRemoteTests: ConfigTestCase {
                         payload: ConfigPayload.encode(host.columnValues.map(\.sqlValue)))
     }
 
-    private func write(_ name: String, _ bytes: [UInt8]) throws {
+    fileprivate func write(_ name: String, _ bytes: [UInt8]) throws {
         let path = directory + "/remote/" + name
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -137,5 +137,47 @@ final class HostileRemoteTests: ConfigTestCase {
         XCTAssertEqual(try store.counts().quarantined, limit)
         XCTAssertEqual(try store.quarantineSummary().dropped, 50)
         XCTAssertEqual(try store.quarantined().last?.recordName, garbage.last?.recordName, "the newest are kept")
+    }
+}
+
+/// Counts reads per object name, to show what a sync does not download.
+private final class CountingRemote: Remote, @unchecked Sendable {
+    let inner: DirectoryRemote
+    private(set) var reads: [String: Int] = [:]
+    init(_ inner: DirectoryRemote) { self.inner = inner }
+    var location: String { inner.location }
+    func list(prefix: String) throws -> [String] { try inner.list(prefix: prefix) }
+    func get(_ name: String) throws -> [UInt8]? {
+        reads[name, default: 0] += 1
+        return try inner.get(name)
+    }
+    func fingerprint(_ name: String) throws -> String? { try inner.fingerprint(name) }
+    func createOnly(_ name: String, bytes: [UInt8]) throws -> CreateOutcome { try inner.createOnly(name, bytes: bytes) }
+    func delete(_ name: String) throws { try inner.delete(name) }
+}
+
+extension HostileRemoteTests {
+    func testAConflictCopyThatDoesNotOpenIsNotDownloadedAgainUntilItChanges() throws {
+        let counting = CountingRemote(remote)
+        let copy = "zones/config/device-a/00000000000000000001.sync-conflict-20261201-120000-ABCDEFG.batch"
+        try write(copy, Array(repeating: 0x55, count: 90))
+        let engine = ZoneEngine(store: ConfigZone(store: store), remote: counting, transportKey: key)
+        _ = try engine.run()
+        _ = try engine.run()
+        XCTAssertEqual(counting.reads[copy], 1, "garbage is read once")
+        XCTAssertEqual(try store.counts().quarantined, 0, "a copy never fills quarantine")
+        // A sync tool delivers the real bytes under the same name: read again, applied.
+        try FileManager.default.removeItem(atPath: directory + "/remote/" + copy)
+        try write(copy, try BatchCodec.seal(Batch(zone: "config", device: "device-a", sequence: 1, envelopes: [Self.envelope("from-copy")]), transportKey: key))
+        XCTAssertEqual(try engine.run().applied, 1)
+        XCTAssertEqual(counting.reads[copy], 2)
+        XCTAssertNotNil(try store.host("from-copy"))
+    }
+
+    private static func envelope(_ label: String) -> Envelope {
+        let host = Host(label: label, hostname: "\(label).example")
+        return Envelope(recordName: host.recordName, kind: Host.kind, formatVersion: ConfigPayload.formatVersion,
+                        version: RecordVersion(clock: 7 << 16, device: "device-a"), deleted: false, incarnation: 0,
+                        payload: ConfigPayload.encode(host.columnValues.map(\.sqlValue)))
     }
 }

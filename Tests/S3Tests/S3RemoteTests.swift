@@ -36,6 +36,19 @@ final class S3RemoteTests: XCTestCase {
         XCTAssertEqual(try remote.list(prefix: "zones/"), ["zones/config/a/1.batch"])
     }
 
+    func testAnObjectsFingerprintIsItsETagFromTheLastListing() throws {
+        let remote = try remote()
+        XCTAssertEqual(try remote.createOnly("zones/config/a/1.batch", bytes: [1, 2, 3]), .created)
+        XCTAssertNil(try remote.fingerprint("zones/config/a/1.batch"), "nothing listed yet")
+        _ = try remote.list(prefix: "zones/")
+        let tag = try XCTUnwrap(try remote.fingerprint("zones/config/a/1.batch"))
+        XCTAssertFalse(tag.isEmpty)
+        try remote.delete("zones/config/a/1.batch")
+        XCTAssertEqual(try remote.createOnly("zones/config/a/1.batch", bytes: [4, 5, 6]), .created)
+        _ = try remote.list(prefix: "zones/")
+        XCTAssertNotEqual(try remote.fingerprint("zones/config/a/1.batch"), tag, "other bytes, another tag")
+    }
+
     func testDeleteRemovesAnObjectAndAMissingOneIsFine() throws {
         let remote = try remote()
         XCTAssertEqual(try remote.createOnly("zones/config/a/1.batch", bytes: [1]), .created)
