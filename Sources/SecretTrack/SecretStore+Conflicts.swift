@@ -61,7 +61,7 @@ extension SecretStore {
             var incarnation = max(lost.incarnation, conflict.winnerIncarnation, try lastIncarnation(db, lost.reference) ?? 0)
             if case .present(let item) = current.state { incarnation = max(incarnation, item.incarnation) }
             let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
-            let item = SecretItem(reference: lost.reference, availability: lost.availability, pinned: false, incarnation: incarnation + 1, version: version)
+            let item = SecretItem(reference: lost.reference, availability: lost.availability, pinned: false, incarnation: try Self.incarnation(after: incarnation, of: lost.reference), version: version)
             try db.run("""
                 INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
                 VALUES (?, ?, 0, ?, ?, ?, ?)

@@ -27,7 +27,7 @@ extension SecretStore {
                                   incarnation: existing.incarnation, version: version)
             default:
                 item = SecretItem(reference: reference, availability: availability, pinned: false,
-                                  incarnation: (try lastIncarnation(db, reference) ?? 0) + 1, version: version)
+                                  incarnation: try Self.incarnation(after: try lastIncarnation(db, reference) ?? 0, of: reference), version: version)
             }
             let sealed = try SealedBox.seal(body, key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item))
             try db.run("""
@@ -174,6 +174,15 @@ extension SecretStore {
         }
         if try Journal.isQuarantined(db, recordName: reference) { return (.quarantined, nil) }
         return (.absent, nil)
+    }
+
+    /// The incarnation that follows `last`. Received incarnations are at most 2^48, so this
+    /// refuses only what an older build let in (or a damaged file): with a reason, never a trap.
+    static func incarnation(after last: Int64, of reference: String) throws -> Int64 {
+        guard last >= 0, last < Envelope.maximumIncarnation else {
+            throw SecretError(.invalid, "The secret \(reference) has an incarnation (\(last)) outside the range a new one can follow; remove its record and add it again.")
+        }
+        return last + 1
     }
 
     func lastIncarnation(_ db: Connection, _ reference: String) throws -> Int64? {

@@ -27,7 +27,7 @@ extension SecretStore {
                        [reference, item.incarnation, deletion.clock, deletion.device])
             try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: deletion, deleted: true, incarnation: item.incarnation))
             let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
-            let pinned = SecretItem(reference: reference, availability: .deviceOnly, pinned: true, incarnation: item.incarnation + 1, version: version)
+            let pinned = SecretItem(reference: reference, availability: .deviceOnly, pinned: true, incarnation: try Self.incarnation(after: item.incarnation, of: reference), version: version)
             try db.run("""
                 INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
                 VALUES (?, 'deviceOnly', 1, ?, ?, ?, ?)

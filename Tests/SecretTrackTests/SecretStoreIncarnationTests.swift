@@ -30,6 +30,17 @@ final class SecretStoreIncarnationTests: SecretTestCase {
         XCTAssertEqual(try store.items(), [])
     }
 
+    func testAnIncarnationAtTheTopOfTheRangeIsRefusedNotTrapped() throws {
+        try store.put(try SecretBytes(utf8: "one"), for: reference)
+        try store.delete(reference)
+        // What an older build could have stored from a hostile envelope.
+        try rawConnection().run("UPDATE deletion_markers SET incarnation = ?", [Int64.max])
+        let error = assertSecretError(.invalid, try store.put(try SecretBytes(utf8: "two"), for: reference))
+        XCTAssertEqual(error?.message, "The secret \(reference) has an incarnation (9223372036854775807) outside the range a new one can follow; remove its record and add it again.")
+        XCTAssertEqual(try SecretStore.incarnation(after: Envelope.maximumIncarnation - 1, of: "x"), Envelope.maximumIncarnation)
+        XCTAssertThrowsError(try SecretStore.incarnation(after: -1, of: "x"))
+    }
+
     func testPutAfterDeleteStartsTheNextIncarnation() throws {
         try store.put(try SecretBytes(utf8: "one"), for: reference)
         try store.delete(reference)
