@@ -92,7 +92,7 @@ final class KeyringBackendTests: CredctlTestCase {
         try restoreBackup()
         XCTAssertEqual(try stored().count, 1)
         let deleted = try desktop.run("read", reference)
-        XCTAssertNotEqual(deleted.status, 0)
+        assertStatus(deleted, 66)
         XCTAssertEqual(deleted.stdout, [])
 
         // Setting it again starts a new incarnation; the unlock removed the reappeared item.

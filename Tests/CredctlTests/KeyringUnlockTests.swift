@@ -106,7 +106,7 @@ final class KeyringUnlockTests: CredctlTestCase {
 
         // Adding the keyring as a method is refused in bounded time and changes nothing.
         let (refused, refusedSeconds) = try timed(withKey, "unlock-method", "set", "keyring")
-        XCTAssertNotEqual(refused.status, 0)
+        assertStatus(refused, 77)
         XCTAssertTrue(refused.stderr.contains("did not answer"), refused.stderr)
         XCTAssertLessThan(refusedSeconds, 5)
         XCTAssertEqual(try withoutKey(daemon.environment).run("read", "cred://host/web/password").output, "still-here",

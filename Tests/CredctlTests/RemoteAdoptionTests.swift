@@ -40,7 +40,7 @@ final class RemoteAdoptionTests: TwoDeviceTestCase {
         let wrong = directory + "/wrong"
         _ = FileManager.default.createFile(atPath: wrong, contents: Data("not it".utf8), attributes: [.posixPermissions: 0o600])
         let refused = try c.run("remote", "set", remote, "--sync-passphrase-file", wrong)
-        XCTAssertNotEqual(refused.status, 0)
+        assertStatus(refused, 77)
         XCTAssertEqual(try vaultID(c), before)
         XCTAssertFalse(try c.run("status").output.contains("Remote:"))
     }

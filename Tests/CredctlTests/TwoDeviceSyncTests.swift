@@ -79,7 +79,7 @@ final class TwoDeviceSyncTests: TwoDeviceTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: remote + "/zones"), "nothing uploaded")
         // Binding to the new vault takes an explicit --merge; then B's records go to it.
         let refused = try b.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase)
-        XCTAssertNotEqual(refused.status, 0)
+        assertStatus(refused, 1)
         XCTAssertTrue(refused.stderr.contains("--merge"), refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: remote + "/zones"), "still nothing uploaded")
         let merged = try b.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase, "--merge")
