@@ -165,7 +165,7 @@ final class SSHConfigImportTests: CredctlTestCase {
         XCTAssertEqual(try shown("main")["user"] as? String, "alice", "the included line belongs to Host main")
         XCTAssertEqual(try shown("main")["port"] as? Int, 2201, "and Host main goes on after the Include")
         XCTAssertNil(first["other"].flatMap { $0["action"] as? String == "created" ? $0 : nil }, "ssh never configures 'other' on its own")
-        XCTAssertTrue(try credctl.run("host", "show", "other").status != 0)
+        assertStatus(try credctl.run("host", "show", "other"), 66)
         XCTAssertEqual(try shown("quoted")["auth"] as? String, "publickey", "a single-quoted IdentityFile")
         XCTAssertTrue((first["behind"]?["notes"] as? [String] ?? []).contains { $0.contains("not linked") }, "ops@ is not how main logs in")
         XCTAssertFalse(try credctl.run("resolve", "behind").output.contains("Jump"))
