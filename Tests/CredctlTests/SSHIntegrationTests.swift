@@ -9,27 +9,27 @@ final class SSHIntegrationTests: CredctlTestCase {
     private var server: OpenSSHServer!
     private var desktop: CredctlRunner!
     private var rsaPassphrase = ""
-    /// Lines of the private keys' base64 bodies: none may appear anywhere but the vault.
-    private var keyMaterial: [String] = []
+    /// The keys' private numbers (not their files' first lines, which hold only the header and
+    /// the public key): none may appear anywhere but sealed in the vault.
+    private var keyMaterial: [[UInt8]] = []
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        for sub in ["/home", "/runtime"] {
+        for sub in ["/home", "/runtime", "/tmp"] {
             try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         rsaPassphrase = "rsa-" + UUID().uuidString
         try OpenSSHServer.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "ed", "-f", directory + "/id_ed25519"])
         try OpenSSHServer.run("/usr/bin/ssh-keygen", ["-q", "-t", "rsa", "-b", "2048", "-m", "PEM", "-N", rsaPassphrase, "-C", "rsa", "-f", directory + "/id_rsa"])
-        for key in ["id_ed25519", "id_rsa"] {
-            let lines = try String(contentsOfFile: directory + "/" + key, encoding: .utf8).split(separator: "\n").map(String.init)
-            keyMaterial += lines.filter { !$0.hasPrefix("-----") && !$0.contains(":") && $0.count > 40 }.prefix(3)
-        }
+        keyMaterial = try PrivateKeyBytes.of(keyFile: directory + "/id_ed25519", scratch: directory)
+            + PrivateKeyBytes.of(keyFile: directory + "/id_rsa", passphrase: rsaPassphrase, scratch: directory)
         server = try OpenSSHServer(authorizedKeys: [
             try String(contentsOfFile: directory + "/id_ed25519.pub", encoding: .utf8), try String(contentsOfFile: directory + "/id_rsa.pub", encoding: .utf8),
         ])
         desktop = credctl!
         desktop.environment["HOME"] = directory + "/home"
         desktop.environment["XDG_RUNTIME_DIR"] = directory + "/runtime"
+        desktop.environment["TMPDIR"] = directory + "/tmp"
         desktop.environment["SSH_AUTH_SOCK"] = nil
         desktop.environment["PATH"] = "/usr/bin:/bin"
         assertStatus(try desktop.run("init"), 0)
@@ -46,7 +46,14 @@ final class SSHIntegrationTests: CredctlTestCase {
         try super.tearDownWithError()
     }
 
-    private var secrets: [String] { [server.password, rsaPassphrase] + keyMaterial }
+    private var secrets: [[UInt8]] { [Array(server.password.utf8), Array(rsaPassphrase.utf8)] + keyMaterial }
+
+    /// Everywhere credctl, ssh, ssh-add or the askpass helper could leave a file: the runtime
+    /// directory, HOME, TMPDIR, /dev/shm, and whatever changed in /tmp since `since`.
+    private func scannedFiles(since: Date) -> [String] {
+        let roots = [directory + "/runtime", directory + "/home", directory + "/tmp"]
+        return SecretScan.findInFiles(secrets, under: roots) + SecretScan.findInFiles(secrets, under: ["/tmp", "/dev/shm"], since: since, skipping: directory)
+    }
 
     private func ssh(_ label: String, _ words: String...) throws -> CredctlRunner.Result {
         let lifetime = desktop.environment["SSH_AUTH_SOCK"] == nil ? [] : ["--agent-lifetime", "60"]
@@ -67,7 +74,7 @@ final class SSHIntegrationTests: CredctlTestCase {
         assertStatus(try ssh("ed", "exit", "3"), 3)
         assertStatus(try ssh("ed", "-p", "1", "-o", "ConnectionAttempts=1", "true"), 255)
         for result in [password, ed, rsa] {
-            for secret in secrets { XCTAssertFalse(result.output.contains(secret) || result.stderr.contains(secret)) }
+            XCTAssertNil(SecretScan.find(secrets, in: result.stdout + Array(result.stderr.utf8)))
         }
         XCTAssertEqual(try leftovers(), [], "the private agent and the askpass socket are gone")
     }
@@ -82,6 +89,11 @@ final class SSHIntegrationTests: CredctlTestCase {
         let echoPort = try Loopback.freePort(), forwardPort = try Loopback.freePort()
         let echo = try EchoServer(port: echoPort)
         assertStatus(try desktop.run("forward", "add", "inner", "--local", "127.0.0.1:\(forwardPort):127.0.0.1:\(echoPort)"), 0)
+
+        // The scans first prove they find a planted copy of a secret in every form they promise.
+        try provePlantedCopiesAreFound()
+        let started = Date()
+        let sampler = ProcessSampler(secrets: secrets)
 
         // A session that stays up while its standard input is open (`cat`).
         let session = Process()
@@ -103,31 +115,44 @@ final class SSHIntegrationTests: CredctlTestCase {
         XCTAssertEqual(reply, "through the tunnel\n", "the local forward carries traffic")
         XCTAssertTrue(echo.served)
 
-        // While connected: every process's arguments, ssh's environment, and the files around.
-        let processes = try ProcessTable.snapshot()
-        for process in processes {
-            // Named by pid and program only: the message must not print what it found.
-            for secret in secrets { XCTAssertFalse(process.commandLine.contains(secret), "a secret in the arguments of pid \(process.pid) (\(process.arguments.first ?? "?"))") }
-        }
-        let sshProcesses = processes.filter { $0.arguments.first.map { $0 == "ssh" || $0.hasSuffix("/ssh") } ?? false }
+        // While connected: the top ssh gets a token and a private agent, never a secret.
+        let sshProcesses = SecretScan.processes().filter { $0.program == "ssh" }
         XCTAssertFalse(sshProcesses.isEmpty)
-        for process in sshProcesses {
-            let environment = try XCTUnwrap(process.environment)
-            for secret in secrets { XCTAssertFalse(environment.contains(secret), "a secret in the environment of ssh") }
-        }
-        let top = try XCTUnwrap(sshProcesses.first { $0.commandLine.contains("ExitOnForwardFailure") })
-        XCTAssertTrue(top.environment?.contains("CREDCTL_ASKPASS_TOKEN=") ?? false, "ssh gets a token, not the password")
-        XCTAssertTrue(top.environment?.contains("SSH_AUTH_SOCK=\(directory)/runtime/credctl-agent-") ?? false, "a private agent")
-        for root in [directory + "/runtime", directory + "/home"] {
-            for file in FileScan.files(under: root) {
-                for secret in secrets { XCTAssertFalse(file.contents.contains(secret), "a secret in \(file.path)") }
-            }
-        }
-
+        let top = try XCTUnwrap(sshProcesses.first { String(decoding: $0.bytes, as: UTF8.self).contains("ExitOnForwardFailure") })
+        let topText = String(decoding: top.bytes, as: UTF8.self)
+        XCTAssertTrue(topText.contains("CREDCTL_ASKPASS_TOKEN="), "ssh gets a token, not the password")
+        XCTAssertTrue(topText.contains("SSH_AUTH_SOCK=\(directory)/runtime/credctl-agent-"), "a private agent")
         try input.fileHandleForWriting.close()
         session.waitUntilExit()
+        let sampled = sampler.stop()
         XCTAssertEqual(session.terminationStatus, 0)
         XCTAssertEqual(try leftovers(), [])
+        // Every process, sampled from before credctl started until after it ended: its short-lived
+        // children (ssh-add, the askpass helper) included.
+        XCTAssertEqual(sampled.findings, [])
+        XCTAssertTrue(sampled.programs.contains("ssh-add") || sampled.programs.contains("ssh-agent"), "the sampler saw the agent's children: \(sampled.samples) passes")
+        XCTAssertEqual(scannedFiles(since: started), [])
+    }
+
+    /// A secret in a short-lived child's environment (Base64, one byte off alignment) and in a
+    /// file in each scanned place (hex) is found; then the plants are gone again.
+    private func provePlantedCopiesAreFound() throws {
+        let sampler = ProcessSampler(secrets: secrets)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        child.arguments = ["0.2"]
+        child.environment = ["PLANTED": String(decoding: SecretScan.forms(of: keyMaterial[0])[4].bytes, as: UTF8.self)]
+        try child.run()
+        child.waitUntilExit()
+        XCTAssertEqual(sampler.stop().findings.count >= 1, true, "the sampler misses a child's environment")
+        let started = Date(timeIntervalSinceNow: -1)
+        let plants = [directory + "/runtime", directory + "/home", directory + "/tmp", "/dev/shm", "/tmp"].map { $0 + "/planted-\(UUID().uuidString)" }
+        for plant in plants { XCTAssertTrue(FileManager.default.createFile(atPath: plant, contents: Data(SecretScan.forms(of: secrets[0])[2].bytes))) }
+        let found = scannedFiles(since: started)
+        for plant in plants {
+            XCTAssertEqual(found.filter { $0.hasSuffix(plant) }.count, 1, "the file scan misses \(plant)")
+            try FileManager.default.removeItem(atPath: plant)
+        }
     }
 
     func testWithAnAgentLifetimeTheKeyGoesToTheRunningAgent() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Two vault directories and one remote directory, driven through the built credctl.
@@ -32,14 +33,16 @@ final class TwoDeviceSyncTests: TwoDeviceTestCase {
         assertStatus(try b.run("sync"), 0)
         assertStatus(try a.run("sync"), 0)
         XCTAssertEqual(try a.run("read", "cred://host/db-unmistakable/password").output, "Unmistakable-Secret")
-        let enumerator = FileManager.default.enumerator(atPath: remote)
-        var objects = 0, bytes = 0
-        while let name = enumerator?.nextObject() as? String {
-            guard let data = FileManager.default.contents(atPath: remote + "/" + name) else { continue }
-            XCTAssertNil(data.range(of: Data("nmistakable".utf8)), "\(name) holds a label, hostname, user name or secret in the clear")
-            objects += 1
-            bytes += data.count
-        }
+        // Snapshots, their manifests and published cursors are on the remote too, and scanned.
+        assertStatus(try a.run("sync", "--compact"), 0)
+        XCTAssertTrue(SecretScan.files(under: [remote]).contains { $0.path.hasSuffix(".snapshot") }, "compaction wrote a snapshot")
+        let clear = ["Unmistakable-Secret", "db-unmistakable", "unmistakable.internal"].map { Array($0.utf8) }
+        let plant = remote + "/zones/planted"
+        XCTAssertTrue(FileManager.default.createFile(atPath: plant, contents: Data(SecretScan.forms(of: clear[0])[5].bytes)))
+        XCTAssertEqual(SecretScan.findInFiles(clear, under: [remote]).count, 1, "the scan finds a planted copy")
+        try FileManager.default.removeItem(atPath: plant)
+        XCTAssertEqual(SecretScan.findInFiles(clear, under: [remote]), [], "a label, hostname or secret in the clear on the remote")
+        let objects = SecretScan.files(under: [remote]).count, bytes = SecretScan.files(under: [remote]).reduce(0) { $0 + $1.bytes.count }
         // a synced last: what it measured is what the directory holds.
         let status = try JSONSerialization.jsonObject(with: Data(try a.run("status", "--json").stdout)) as? [String: Any]
         XCTAssertEqual(status?["remote_kind"] as? String, "directory")
