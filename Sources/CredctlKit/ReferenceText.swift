@@ -5,6 +5,7 @@ enum ReferenceText {
         ("CREDCTL_KEY_FILE", "The key file when --key-file is not given."),
         ("CREDCTL_PASSPHRASE_FILE", "The passphrase file when --passphrase-file is not given."),
         ("XDG_DATA_HOME", "The default vault is $XDG_DATA_HOME/credctl (else ~/.local/share/credctl)."),
+        ("CREDCTL_S3_TIMEOUT_SECONDS", "How long one S3 request may take before it is retried (1 to 600; default 15)."),
         ("CREDCTL_INSECURE_FAST_KDF", "1 makes init use the cheapest Argon2id parameters. For test suites only."),
     ]
 

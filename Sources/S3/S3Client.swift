@@ -18,7 +18,13 @@ final class S3Client: Sendable {
     private let timeoutSeconds: Int
     static let attempts = 5
 
-    init(location: S3Location, credentials: S3Credentials, timeoutSeconds: Int = 15) {
+    /// How long one request may take: `CREDCTL_S3_TIMEOUT_SECONDS` (1…600), else 15.
+    static var defaultTimeoutSeconds: Int {
+        guard let text = getenv("CREDCTL_S3_TIMEOUT_SECONDS").map({ String(cString: $0) }), let seconds = Int(text), (1...600).contains(seconds) else { return 15 }
+        return seconds
+    }
+
+    init(location: S3Location, credentials: S3Credentials, timeoutSeconds: Int = S3Client.defaultTimeoutSeconds) {
         self.location = location
         self.credentials = credentials
         self.timeoutSeconds = timeoutSeconds
