@@ -42,6 +42,33 @@ final class ConflictsTests: TwoDeviceTestCase {
         XCTAssertEqual(try a.run("conflicts", "list", "--json").output, "{\n  \"conflicts\": []\n}\n", "the winning side lost nothing")
     }
 
+    func testARestoreKilledBetweenItsTwoWritesRunsAgainAndEndsRestoredEverywhere() throws {
+        assertStatus(try a.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("original".utf8)), 0)
+        assertStatus(try a.run("sync"), 0)
+        try join()
+        assertStatus(try b.run(["host", "edit", "web", "--password-stdin"], input: Array("Edit-Made-On-B".utf8)), 0)
+        assertStatus(try a.run("host", "edit", "web", "--no-password"), 0)
+        assertStatus(try a.run("sync"), 0)
+        assertStatus(try b.run("sync"), 0)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try b.run("conflicts", "list", "--json").stdout)) as? [String: Any])
+        let id = try XCTUnwrap((json["conflicts"] as? [[String: Any]])?.first?["id"] as? Int)
+
+        // Killed after the body is back and before the host names it again.
+        let killed = try KilledProcess.run(b, ["conflicts", "restore", String(id)], kill: .failpoint("restore-conflict.after-secret"))
+        XCTAssertTrue(killed.killed)
+        let between = try b.run("read", "cred://host/web/password")
+        assertStatus(between, 66)
+        XCTAssertTrue(between.stderr.contains("No host or identity on this device uses the secret"), "no reference yet: \(between.stderr)")
+        XCTAssertTrue(try b.run("conflicts", "list").output.contains("password of host 'web'"), "still listed, so it can be run again")
+
+        assertStatus(try b.run("conflicts", "restore", String(id)), 0)
+        XCTAssertEqual(try b.run("read", "cred://host/web/password").output, "Edit-Made-On-B")
+        assertStatus(try b.run("sync"), 0)
+        assertStatus(try a.run("sync"), 0)
+        XCTAssertEqual(try a.run("read", "cred://host/web/password").output, "Edit-Made-On-B")
+        XCTAssertEqual(try b.run("conflicts", "list", "--json").output, "{\n  \"conflicts\": []\n}\n")
+    }
+
     func testRestoringTheSecretOfARemovedHostIsRefusedAndKeepsTheEntry() throws {
         assertStatus(try a.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("original".utf8)), 0)
         assertStatus(try a.run("sync"), 0)
