@@ -24,6 +24,12 @@ struct KillHarness {
     private(set) var kills = 0
     private(set) var failpointKills = 0
     private(set) var violations: [String] = []
+    /// Kills by operation (`host add`, `sync --compact`, …) and by where they landed.
+    private(set) var killsByOperation: [String: Int] = [:]
+    private(set) var killsByPhase: [KilledProcess.Phase: Int] = [:]
+    /// Recent durations of each operation run to its end, so kills are spread over the time an
+    /// operation really takes rather than bunched in process start-up.
+    private var durations: [String: [Double]] = [:]
 
     init(devices: [CredctlRunner], keyFiles: [(path: String, bytes: [UInt8])], seed: UInt64) {
         self.devices = devices
@@ -62,8 +68,9 @@ struct KillHarness {
         } else if roll < 7 {
             _ = try run(device, ["migrate"], failpoint: nil)
         } else {
-            let zone = ["config", "secrets", nil][Int(generator.next() % 3)]
-            _ = try run(device, ["sync"] + (zone.map { ["--zone", $0] } ?? []), failpoint: nil)
+            // One sync in four also compacts: snapshot, published cursors, collection.
+            let options = [["--zone", "config"], ["--zone", "secrets"], [], ["--compact"]][Int(generator.next() % 4)]
+            _ = try run(device, ["sync"] + options, failpoint: nil)
         }
     }
 
@@ -98,18 +105,34 @@ struct KillHarness {
     }
 
     private mutating func run(_ device: Int, _ arguments: [String], input: [UInt8] = [], failpoint: String?) throws -> KilledProcess.Outcome {
+        let operation = arguments.first == "sync" ? (arguments.contains("--compact") ? "sync --compact" : "sync") : arguments.prefix(2).joined(separator: " ")
         let kill: KilledProcess.Kill
         switch generator.next() % 5 {
         case 0 where failpoint != nil: kill = .failpoint(failpoint!)
-        case 0, 1, 2, 3: kill = .after(microseconds: UInt32(1_000 + generator.next() % 25_000))
+        case 0, 1, 2, 3:
+            // Anywhere in the time this operation has been taking (30 ms until it is known).
+            let recent = (durations[operation] ?? []).sorted()
+            let span = recent.isEmpty ? 0.03 : recent[recent.count / 2] * 1.1
+            kill = .after(microseconds: UInt32(Double(generator.next() % 1_000_000) / 1_000_000 * span * 1_000_000))
         default: kill = .none
         }
         let outcome = try KilledProcess.run(devices[device], arguments, input: input, kill: kill)
         if outcome.killed {
             kills += 1
             if case .failpoint = kill { failpointKills += 1 }
+            killsByOperation[operation, default: 0] += 1
+            if let phase = outcome.phase { killsByPhase[phase, default: 0] += 1 }
+        } else if outcome.status == 0 {
+            durations[operation, default: []] = Array((durations[operation] ?? []).suffix(19)) + [outcome.seconds]
         }
         return outcome
+    }
+
+    /// The closing summary: kills per operation and per phase.
+    var summary: String {
+        let operations = killsByOperation.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let phases = KilledProcess.Phase.allCases.map { "\($0.rawValue) \(killsByPhase[$0] ?? 0)" }.joined(separator: ", ")
+        return "kills per operation: \(operations); per phase: \(phases)"
     }
 
     /// How `label` looks on `device`: absent, without a password, or which version it opens to.
@@ -129,7 +152,13 @@ struct KillHarness {
             return .password(key)
         }
         let read = try devices[device].run("read", "cred://host/\(label)/password")
-        guard read.status == 0 else { return .noPassword }
+        // Only "no password" stands for one: not synced yet (75), deleted (66 with another
+        // message), locked (77) or damaged (1) are each a violation of their own.
+        if read.status == 66, read.stderr.contains("No host or identity on this device uses the secret") { return .noPassword }
+        guard read.status == 0 else {
+            violations.append("\(label) on device \(device): its password reads as status \(read.status): \(read.stderr.split(separator: "\n").first ?? "")")
+            return .noPassword
+        }
         let text = read.output
         guard text.hasPrefix("kill-harness-secret-"), let version = Int(text.dropFirst("kill-harness-secret-".count)) else {
             violations.append("\(label): opens to bytes no operation wrote")
