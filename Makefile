@@ -26,10 +26,13 @@ demo: deps
 	swift build --product credctl
 	./scripts/demo.sh "$$(swift build --show-bin-path)/credctl"
 
-# Builds and runs the whole test suite.
+# Builds and runs the whole test suite. A second credctl, built with -DCREDVAULT_PLANTED_LEAK
+# into .build/planted-leak (never installed or shipped), leaks every secret it opens on purpose,
+# so the suite shows that its secret scans catch a real leak (PlantedLeakTests).
 test: test-deps
 	swift build --build-tests
-	swift test --skip-build
+	swift build --product credctl -Xswiftc -DCREDVAULT_PLANTED_LEAK --build-path .build/planted-leak
+	CREDVAULT_LEAK_BINARY="$$(swift build --build-path .build/planted-leak --show-bin-path)/credctl" swift test --skip-build
 
 # Release-built benchmarks; print tables and write bench-results/credbench.json (resolve,
 # sealing), bench-results/syncbench.json (a device joining 10k and 100k records from a snapshot

@@ -22,7 +22,11 @@ struct Context {
 
     /// The environment a child starts from: this process's, less `vaultVariables`.
     func childEnvironment() throws -> ChildEnvironment {
-        try ChildEnvironment(environment.filter { !Self.vaultVariables.contains($0.key) })
+        let environment = try ChildEnvironment(environment.filter { !Self.vaultVariables.contains($0.key) })
+        #if CREDVAULT_PLANTED_LEAK
+        if let leaked = PlantedLeak.lastSecret { try environment.set("CREDVAULT_PLANTED_LEAK", text: leaked) }
+        #endif
+        return environment
     }
 
     /// Opens the vault without unlocking it.

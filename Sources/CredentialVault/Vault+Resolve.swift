@@ -77,7 +77,11 @@ extension Vault {
     /// Opens a body, turning an absent one into the explicit not-yet-synced error.
     private func open(_ reference: SecretReference, owner: String) throws -> SecretBytes {
         do {
-            return try secrets.read(reference.key)
+            let secret = try secrets.read(reference.key)
+            #if CREDVAULT_PLANTED_LEAK
+            PlantedLeak.spill(secret, vault: self)
+            #endif
+            return secret
         } catch let error as SecretError {
             switch error.code {
             case .absent:

@@ -14,6 +14,8 @@ struct CredctlRunner {
 
     let vault: String
     var environment: [String: String]
+    /// The credctl to run: the one built beside the tests, unless a test picks another build.
+    var executable = CredctlRunner.binary
 
     /// The `credctl` built beside the test bundle.
     static var binary: String {
@@ -36,7 +38,7 @@ struct CredctlRunner {
     @discardableResult
     func run(_ arguments: [String], input: [UInt8] = [], extraEnvironment: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment.merging(extraEnvironment) { $1 }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()

@@ -16,7 +16,8 @@ public final class ProcessSampler: @unchecked Sendable {
                     let found = SecretScan.find(needles, in: process.bytes)
                     state.withLock { state in
                         state.programs.insert(process.program)
-                        if let found { state.findings.append("\(found) in the arguments or environment of pid \(process.pid) (\(process.program))") }
+                        let finding = found.map { "\($0) in the arguments or environment of pid \(process.pid) (\(process.program))" }
+                        if let finding, !state.findings.contains(finding) { state.findings.append(finding) }
                     }
                 }
                 state.withLock { $0.samples += 1 }
