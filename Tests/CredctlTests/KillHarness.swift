@@ -30,6 +30,7 @@ struct KillHarness {
     /// Recent durations of each operation run to its end, so kills are spread over the time an
     /// operation really takes rather than bunched in process start-up.
     private var durations: [String: [Double]] = [:]
+    private(set) var secondWriters = 0
 
     init(devices: [CredctlRunner], keyFiles: [(path: String, bytes: [UInt8])], seed: UInt64) {
         self.devices = devices
@@ -116,7 +117,11 @@ struct KillHarness {
             kill = .after(microseconds: UInt32(Double(generator.next() % 1_000_000) / 1_000_000 * span * 1_000_000))
         default: kill = .none
         }
+        // One operation in six has a second writer on the same device at the same time: a new
+        // host, never killed, which must land whatever happens to the first.
+        let second = generator.next() % 6 == 0 ? try startSecondWriter(device) : nil
         let outcome = try KilledProcess.run(devices[device], arguments, input: input, kill: kill)
+        if let second { finish(second, device) }
         if outcome.killed {
             kills += 1
             if case .failpoint = kill { failpointKills += 1 }
@@ -128,11 +133,38 @@ struct KillHarness {
         return outcome
     }
 
+    private mutating func startSecondWriter(_ device: Int) throws -> (process: Process, label: String, version: Int) {
+        nextLabel += 1
+        nextVersion += 1
+        let label = "h\(nextLabel)"
+        let process = Process(), input = Pipe()
+        process.executableURL = URL(fileURLWithPath: devices[device].executable)
+        process.arguments = ["host", "add", label, "--hostname", "\(label).example", "--password-stdin"]
+        process.environment = devices[device].environment
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(Self.secret(nextVersion)))
+        try input.fileHandleForWriting.close()
+        return (process, label, nextVersion)
+    }
+
+    private mutating func finish(_ second: (process: Process, label: String, version: Int), _ device: Int) {
+        second.process.waitUntilExit()
+        secondWriters += 1
+        if second.process.terminationStatus == 0 {
+            records[second.label] = (device, .password(second.version))
+        } else {
+            violations.append("\(second.label): a second writer's host add exited \(second.process.terminationStatus)")
+        }
+    }
+
     /// The closing summary: kills per operation and per phase.
     var summary: String {
         let operations = killsByOperation.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         let phases = KilledProcess.Phase.allCases.map { "\($0.rawValue) \(killsByPhase[$0] ?? 0)" }.joined(separator: ", ")
-        return "kills per operation: \(operations); per phase: \(phases)"
+        return "kills per operation: \(operations); per phase: \(phases); \(secondWriters) operations had a second writer beside them"
     }
 
     /// How `label` looks on `device`: absent, without a password, or which version it opens to.
