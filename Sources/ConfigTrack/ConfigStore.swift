@@ -42,6 +42,16 @@ public final class ConfigStore: Sendable {
         deviceID = device
     }
 
+    /// Whether the file holds a store `create` finished: its device id was committed. One killed
+    /// before that holds no record.
+    public static func isInitialised(at path: String) throws -> Bool {
+        try storage("inspect the config database") {
+            let db = try Connection(path: path)
+            guard try db.queryFirst("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'config_meta'", [], { _ in true }) ?? false else { return false }
+            return try db.queryFirst("SELECT 1 FROM config_meta WHERE key = 'device_id'") { _ in true } ?? false
+        }
+    }
+
     /// How many records of each kind are stored, and how many edits wait for upload.
     public func counts() throws -> ConfigCounts {
         try read("count records") { db in

@@ -52,13 +52,18 @@ public final class Vault: Sendable {
         return Vault(directory: directory, config: config, secrets: secrets)
     }
 
-    /// A `create` killed after writing `secrets.sqlite` but before `config.sqlite` leaves a secrets
-    /// database holding keys and no items. It protects nothing, so a new `create` replaces it; a
-    /// secrets database that holds any item is never discarded.
+    /// A `create` killed part way leaves files that protect nothing: a secrets database whose
+    /// identity was never committed, or one holding keys and no items with no finished config
+    /// database beside it, and a config database whose device id was never committed. A new
+    /// `create` replaces them; a secrets database that holds any item is never discarded.
     private static func discardInterruptedCreation(in directory: VaultDirectory) throws {
-        guard !VaultDirectory.exists(directory.configPath), VaultDirectory.exists(directory.secretsPath) else { return }
-        guard try SecretStore.open(at: directory.secretsPath).items().isEmpty else { return }
-        for suffix in ["", "-wal", "-shm"] { unlink(directory.secretsPath + suffix) }
+        if VaultDirectory.exists(directory.configPath), try ConfigStore.isInitialised(at: directory.configPath) { return }
+        if VaultDirectory.exists(directory.secretsPath), try SecretStore.isInitialised(at: directory.secretsPath) {
+            guard try SecretStore.open(at: directory.secretsPath).items().isEmpty else { return }
+        }
+        for path in [directory.secretsPath, directory.configPath] {
+            for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        }
     }
 
     /// Opens the vault in `path`, locked. Listing and reading config works without unlocking.

@@ -52,6 +52,16 @@ public final class SecretStore: Sendable {
     }
 
     /// Opens an existing store, locked; a store with the `keyring` backend needs `externalBodies`.
+    /// Whether the file holds a store `create` finished: its identity was committed. One killed
+    /// before that holds no key and no item.
+    public static func isInitialised(at path: String) throws -> Bool {
+        try storage("inspect the secrets database") {
+            let db = try Connection(path: path)
+            guard try db.queryFirst("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'secret_meta'", [], { _ in true }) ?? false else { return false }
+            return try db.queryFirst("SELECT 1 FROM secret_meta WHERE key = 'store_id'") { _ in true } ?? false
+        }
+    }
+
     public static func open(at path: String, externalBodies: (any ExternalBodyStore)? = nil) throws -> SecretStore {
         try SecretStore(queue: storage("open the secrets database") { try DatabaseQueue(path: path, migrator: SecretSchema.migrator) },
                         externalBodies: externalBodies)

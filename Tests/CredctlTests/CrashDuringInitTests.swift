@@ -12,6 +12,17 @@ final class CrashDuringInitTests: CredctlTestCase {
         assertStatus(try credctl.run("status"), 0)
     }
 
+    func testInitKilledBeforeEitherDatabaseWasFinishedCanSimplyBeRunAgain() throws {
+        // What a kill inside the very first transactions leaves: files whose identity never committed.
+        try FileManager.default.createDirectory(atPath: vaultPath, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for leftovers in [["secrets.sqlite"], ["secrets.sqlite", "config.sqlite"], ["config.sqlite"]] {
+            for name in leftovers { XCTAssertTrue(FileManager.default.createFile(atPath: vaultPath + "/" + name, contents: Data(), attributes: [.posixPermissions: 0o600])) }
+            try initVault()
+            assertStatus(try credctl.run("status"), 0)
+            for name in try FileManager.default.contentsOfDirectory(atPath: vaultPath) { try FileManager.default.removeItem(atPath: vaultPath + "/" + name) }
+        }
+    }
+
     func testASecretsDatabaseWithItemsIsNeverDiscarded() throws {
         try initVault()
         assertStatus(try credctl.run(["host", "add", "web", "--hostname", "h.example", "--password-stdin"], input: Array("pw".utf8)), 0)
