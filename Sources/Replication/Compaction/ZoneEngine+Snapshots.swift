@@ -38,14 +38,18 @@ extension ZoneEngine {
         (a.coverage, a.createdAt, a.device) > (b.coverage, b.createdAt, b.device)
     }
 
-    /// Whether the listing alone suggests a snapshot could help: a writer's next batch is
-    /// missing while later ones are there, or many batches are unread.
+    /// Whether the listing alone suggests a snapshot could help: a writer's unread batches
+    /// have a gap before the last one (collected while an older one stayed), or many batches
+    /// are unread.
     private func worthReading(_ listing: ZoneListing, cursors: [String: UInt64]) -> Bool {
         var unread = 0
         for (device, batches) in listing.batches {
             let cursor = cursors[device] ?? 0
-            if batches[cursor + 1] == nil, let last = batches.keys.max(), last > cursor { return true }
-            unread += batches.keys.filter { $0 > cursor }.count
+            let after = batches.keys.filter { $0 > cursor }
+            // Not only the next one: reading up to a gap further on would stop there, and this
+            // run would end without what the batches in the gap held.
+            if let last = after.max(), UInt64(after.count) < last - cursor { return true }
+            unread += after.count
         }
         return unread >= policy.snapshotSparesAtLeast
     }
@@ -56,9 +60,11 @@ extension ZoneEngine {
             let cursor = cursors[device] ?? 0
             guard covered > cursor else { continue }
             let batches = listing.batches[device] ?? [:]
-            // The next batch is gone (collected): only a snapshot can bring what it held.
-            if batches[cursor + 1] == nil { return true }
-            spared += batches.keys.filter { $0 > cursor && $0 <= covered }.count
+            let listed = batches.keys.filter { $0 > cursor && $0 <= covered }.count
+            // A batch it covers is gone (collected), the next one or one further on: only a
+            // snapshot can bring what it held.
+            if UInt64(listed) < covered - cursor { return true }
+            spared += listed
         }
         return spared >= policy.snapshotSparesAtLeast
     }
