@@ -11,6 +11,12 @@ extension ZoneEngine {
         // This device's own batches count too: restored from an older backup, it lacks them.
         var cursors = state.cursors
         cursors[store.deviceID] = max(cursors[store.deviceID] ?? 0, state.nextSequence - 1)
+        // A batch quarantined whole counts as unread here, though the cursor is past it: once
+        // it is collected, a snapshot that covers it is the only way to what it held.
+        var held = try store.quarantinedObjects().compactMap { entry in
+            BatchObjectName(entry.name, zone: store.zone).flatMap { $0.isConflictCopy ? nil : ($0, entry.id) }
+        }
+        for (batch, _) in held where (cursors[batch.device] ?? 0) >= batch.sequence { cursors[batch.device] = batch.sequence - 1 }
         guard worthReading(listing, cursors: cursors) else { return false }
         var applied = false
         for manifest in try manifests(&listing).filter(listing.isComplete) {
@@ -18,6 +24,12 @@ extension ZoneEngine {
             guard try apply(manifest, into: &report) else { continue }
             applied = true
             cursors.merge(manifest.cursors, uniquingKeysWith: max)
+            // What those batches held came with the snapshot (its writer had read them).
+            for (batch, id) in held where (manifest.cursors[batch.device] ?? 0) >= batch.sequence {
+                report.add(try store.apply([IncomingBatch(device: batch.device, sequence: batch.sequence, envelopes: [], rejected: [],
+                                                          advancesCursor: false, releasesQuarantine: id)]))
+            }
+            held.removeAll { (manifest.cursors[$0.0.device] ?? 0) >= $0.0.sequence }
         }
         return applied
     }
