@@ -73,7 +73,12 @@ public struct ConfigZone: SQLiteZoneStore {
             let row = [SQLValue.text(key)] + values + [SQLValue.integer(Int64(bitPattern: envelope.version.clock)), .text(envelope.version.device)]
             // The rules a local save passes, so nothing arrives that this device could not have written.
             do {
-                try ConfigValidation.record(try type.init(row: Row(values: row)))
+                let record = try type.init(row: Row(values: row))
+                // What is stored is what was checked: a value of another type (a blob where a
+                // user name or reference belongs) reads as absent, passes the rules, and is
+                // read back as text once stored.
+                guard record.columnValues.map(\.sqlValue) == values else { return .quarantined("invalid \(envelope.kind) payload: a field holds a value of the wrong type") }
+                try ConfigValidation.record(record)
             } catch let error as ConfigError where error.code == .invalid {
                 return .quarantined("invalid \(envelope.kind): \(error.message)")
             } catch {

@@ -29,9 +29,13 @@ final class MergeValidationTests: ConfigTestCase {
 
     /// Sends `hostile` beside a healthy host; returns the quarantine reason given for it.
     private func sendBreaking<R: ConfigRecord>(_ hostile: R, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try sendBreaking(envelope(hostile), file: file, line: line)
+    }
+
+    private func sendBreaking(_ hostile: Envelope, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let healthy = Host(label: "healthy-\(sequence)", hostname: "ok.example")
         sequence += 1
-        let batch = Batch(zone: "config", device: "device-a", sequence: sequence, envelopes: [envelope(hostile), envelope(healthy)])
+        let batch = Batch(zone: "config", device: "device-a", sequence: sequence, envelopes: [hostile, envelope(healthy)])
         _ = try remote.createOnly(batch.objectName, bytes: try BatchCodec.seal(batch, transportKey: key))
         let report = try ZoneEngine(store: ConfigZone(store: store), remote: remote, transportKey: key).run()
         XCTAssertEqual([report.applied, report.quarantined], [1, 1], file: file, line: line)
@@ -111,6 +115,27 @@ final class MergeValidationTests: ConfigTestCase {
         XCTAssertEqual(try sendBreaking(HostGroup(id: id, label: "g", parentID: id)), "invalid group: Group 'g' would contain itself.")
         let device = try sendBreaking(Device(id: UUID(), displayName: "laptop\u{1B}]0;owned\u{7}", firstSeen: 1))
         XCTAssertTrue(device.hasPrefix("invalid device: The device label"), device)
+    }
+
+    /// A value of another type where the rules read text (or a number) reads as absent, so no
+    /// rule looks at it — and once stored, SQLite hands a blob back as text. Found by the
+    /// convergence test's hostile participant: a user name sent as a blob reached every
+    /// replica, and the next local edit of that host failed validation.
+    func testAValueOfTheWrongTypeIsQuarantined() throws {
+        let shell = "x$IFS-oProxyCommand=touch$IFS/tmp/PWNED"
+        let otherPassword = "host.\(CanonicalUUID.text(UUID())).password"
+        // Columns: label, hostname, port, username, auth_method, identity_id, group_id, jump_host_id, password_ref.
+        let retyped: [(Int, SQLValue)] = [(3, .blob(Array(shell.utf8))), (8, .blob(Array(otherPassword.utf8))), (2, .real(22.5)),
+                                          (2, .text("22")), (6, .text("not-a-uuid")), (5, .text(CanonicalUUID.text(UUID()).uppercased()))]
+        for (column, value) in retyped {
+            let host = Host(label: "typed", hostname: "t.example", authMethod: .password)
+            var values = host.columnValues.map(\.sqlValue)
+            values[column] = value
+            let sent = Envelope(recordName: host.recordName, kind: Host.kind, formatVersion: ConfigPayload.formatVersion,
+                                version: RecordVersion(clock: 7 << 16, device: "device-a"), deleted: false, incarnation: 0, payload: ConfigPayload.encode(values))
+            XCTAssertEqual(try sendBreaking(sent), "invalid host payload: a field holds a value of the wrong type", "column \(column)")
+            XCTAssertNil(try store.host(id: host.id))
+        }
     }
 
     func testEveryRuleALocalSaveRefusesIsTheOneMergeApplies() throws {

@@ -155,6 +155,31 @@ final class CompactionRecoveryTests: CompactionTestCase {
         try sync(b)
         try assertSame(b, as: try a.dump())
     }
+
+    /// The remote serves garbage for a batch until a device quarantines it whole (its cursor
+    /// moves on); then the writer's compaction collects it, and the real bytes never come back.
+    /// The device takes what it held from the snapshot that covers it, and the quarantine entry
+    /// goes. (The convergence test's hostile participant rewrites honest batches for a while.)
+    func testABatchQuarantinedWholeAndThenCollectedComesFromTheSnapshot() throws {
+        let a = try device("a"), b = try device("b")
+        for round in 0..<3 {
+            try a.addHost(label: "host-\(round)", password: nil)
+            try sync(a)
+        }
+        let name = Batch.objectName(zone: "config", device: "a", sequence: 2)
+        try remote.delete(name)
+        _ = try remote.createOnly(name, bytes: [1, 2, 3])
+        for _ in 0..<SyncTables.attemptsBeforeQuarantine { try sync(b) }
+        XCTAssertEqual(try b.config.quarantined().map(\.recordName), [name])
+        try sync(b, policy: now)
+        try sync(a, policy: now)
+        XCTAssertEqual(try batches("config")["a"], [3], "collected: a's snapshot covers it and b's cursor is past it")
+
+        XCTAssertEqual(try sync(b)[0].snapshotsRead, 1)
+        XCTAssertEqual(try b.config.quarantined(), [])
+        try assertSame(b, as: try a.dump())
+        XCTAssertEqual(try sync(b)[0].snapshotsRead, 0, "once is enough")
+    }
 }
 
 /// A remote whose next `failures` snapshot manifests are not written (as if the device

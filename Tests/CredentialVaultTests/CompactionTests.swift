@@ -122,4 +122,31 @@ final class CompactionTests: CompactionTestCase {
         XCTAssertTrue(try b.config.hosts().contains { $0.label == "after-restore" })
         try assertSame(restored, as: try b.dump())
     }
+
+    /// Collection that missed an old batch (a listing that did not show it, a sync tool that
+    /// brought it back) leaves `1, gap, 4`: a device joining must take the snapshot for the gap
+    /// in its first run, not read batch 1 and end the run waiting at 2, without what 2 and 3
+    /// held. (Found by the convergence test's hostile participant: its published cursors held
+    /// collection back, so batch 1 stayed.)
+    func testAJoinerTakesTheSnapshotForAGapPastItsNextBatch() throws {
+        let a = try device("a"), b = try device("b")
+        for round in 0..<4 {
+            try a.addHost(label: "host-\(round)", password: "pw-\(round)")
+            try sync(a)
+        }
+        let first = Batch.objectName(zone: "config", device: "a", sequence: 1)
+        let kept = try XCTUnwrap(try remote.get(first))
+        try sync(b)
+        try sync(a, policy: now)
+        try sync(b, policy: now)
+        XCTAssertEqual(try batches("config")["a"], [4])
+        _ = try remote.createOnly(first, bytes: kept)
+
+        let joiner = try device("joiner")
+        let reports = try sync(joiner)
+        XCTAssertEqual(reports[0].snapshotsRead, 1, "the gap after batch 1 is bridged by the snapshot")
+        XCTAssertEqual(reports[0].waiting, 0)
+        XCTAssertEqual(try joiner.config.hosts().count, 4)
+        try assertSame(joiner, as: try a.dump())
+    }
 }

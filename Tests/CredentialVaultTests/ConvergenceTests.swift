@@ -12,6 +12,11 @@ import XCTest
 /// compact at once (snapshot, published cursors, collection), some treating every other device
 /// as retired; a device joining after the last compaction converges to the same state.
 ///
+/// A hostile participant (`HostileDevice`) with a stolen transport key writes into the remote
+/// all along: numbers out of range, replays, made-up devices, garbage conflict copies, invalid
+/// records, honest objects rewritten for a while. The honest devices still converge, and none
+/// of its records reaches a replica.
+///
 /// `CREDVAULT_CONVERGENCE_SEEDS` sets how many seeded runs (default 60); a failure names its
 /// seed, and `CREDVAULT_CONVERGENCE_SEED=N` replays just that one.
 final class ConvergenceTests: XCTestCase {
@@ -21,11 +26,21 @@ final class ConvergenceTests: XCTestCase {
             ?? Array(1...UInt64(environment["CREDVAULT_CONVERGENCE_SEEDS"].flatMap(Int.init) ?? 60))
         var lateJoinsFromSnapshots = 0
         for seed in seeds {
-            lateJoinsFromSnapshots += try run(seed: seed)
+            // A thrown error fails the run with its seed, so it can be replayed.
+            do {
+                lateJoinsFromSnapshots += try run(seed: seed)
+            } catch {
+                XCTFail("seed \(seed): \(error)")
+            }
         }
         // The property holds with compaction in play: most late joiners started from a snapshot.
         if seeds.count >= 10 { XCTAssertGreaterThan(lateJoinsFromSnapshots, seeds.count / 2) }
+        // And with the hostile participant heard: what it forged is in quarantine, not lost.
+        if seeds.count >= 10 { XCTAssertGreaterThan(quarantinedOnLateJoiners, seeds.count) }
     }
+
+    /// Entries the late joiners of all runs hold in quarantine.
+    private var quarantinedOnLateJoiners = 0
 
     /// Returns how many snapshots the late joiner started from.
     private func run(seed: UInt64) throws -> Int {
@@ -45,8 +60,10 @@ final class ConvergenceTests: XCTestCase {
                                 skewMilliseconds: Int64(flaky.next(7)) * day - 3 * day)
         }
         var deleted: Set<String> = []  // "reference#incarnation" deleted anywhere
+        let hostile = HostileDevice(root: directory + "/remote", generator: flaky, transportKey: transport, honest: devices.map(\.name) + ["late"])
 
         for step in 0..<80 {
+            if flaky.next(8) == 0 { try hostile.act() }
             let device = devices[Int(flaky.next(UInt64(devices.count)))]
             let hosts = try device.config.hosts()
             let host = hosts.isEmpty ? nil : hosts[Int(flaky.next(UInt64(hosts.count)))]
@@ -75,7 +92,9 @@ final class ConvergenceTests: XCTestCase {
         }
 
         // Quiescence: full delivery, everyone syncs both zones until nothing moves; the last
-        // round compacts, so the late joiner finds collected history.
+        // round compacts, so the late joiner finds collected history. The remote serves again
+        // what it served before (what was collected meanwhile stays gone).
+        try hostile.restore(all: true)
         for round in 0..<4 {
             var policy = CompactionPolicy()
             policy.immediate = round == 3
@@ -92,15 +111,19 @@ final class ConvergenceTests: XCTestCase {
         XCTAssertFalse(reference.isEmpty, "seed \(seed): the run replicated nothing")
         for device in devices.dropFirst() + [late] {
             let dump = try device.dump()
-            XCTAssertTrue(dump == reference, "seed \(seed): \(device.name) differs from device-0 in \(Set(dump).symmetricDifference(reference).count) lines")
+            XCTAssertTrue(dump == reference, "seed \(seed): \(device.name) differs from device-0 in \(Set(dump).symmetricDifference(reference).count) lines; only there: \(Set(dump).subtracting(reference).sorted()), only on device-0: \(Set(reference).subtracting(dump).sorted())")
         }
-        for device in devices {
+        for device in devices + [late] {
             XCTAssertEqual(try device.config.counts().pendingChanges + device.secrets.counts().pendingChanges, 0, "seed \(seed): journal not drained")
             for item in try device.secrets.items() where deleted.contains("\(item.reference)#\(item.incarnation)") {
                 XCTFail("seed \(seed): \(item.reference) incarnation \(item.incarnation) came back on \(device.name)")
             }
         }
         try assertNoAcknowledgedWriteLost(devices, seed: seed)
+        for device in devices + [late] {
+            XCTAssertEqual(try hostile.forgeries(in: device), [], "seed \(seed): a forged record reached \(device.name)")
+        }
+        quarantinedOnLateJoiners += try late.config.counts().quarantined + late.secrets.counts().quarantined
         return lateReports.map(\.snapshotsRead).reduce(0, +)
     }
 

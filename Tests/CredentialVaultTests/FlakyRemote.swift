@@ -11,7 +11,8 @@ final class FlakyRemote: Remote {
 
     init(inner: DirectoryRemote, seed: UInt64) {
         self.inner = inner
-        state = Mutex(seed | 1)
+        // Odd and distinct for every seed (`seed | 1` made seeds 2k and 2k+1 the same run).
+        state = Mutex(seed &* 2 &+ 1)
     }
 
     var location: String { inner.location }

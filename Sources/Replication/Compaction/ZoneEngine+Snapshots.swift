@@ -11,6 +11,12 @@ extension ZoneEngine {
         // This device's own batches count too: restored from an older backup, it lacks them.
         var cursors = state.cursors
         cursors[store.deviceID] = max(cursors[store.deviceID] ?? 0, state.nextSequence - 1)
+        // A batch quarantined whole counts as unread here, though the cursor is past it: once
+        // it is collected, a snapshot that covers it is the only way to what it held.
+        var held = try store.quarantinedObjects().compactMap { entry in
+            BatchObjectName(entry.name, zone: store.zone).flatMap { $0.isConflictCopy ? nil : ($0, entry.id) }
+        }
+        for (batch, _) in held where (cursors[batch.device] ?? 0) >= batch.sequence { cursors[batch.device] = batch.sequence - 1 }
         guard worthReading(listing, cursors: cursors) else { return false }
         var applied = false
         for manifest in try manifests(&listing).filter(listing.isComplete) {
@@ -18,6 +24,12 @@ extension ZoneEngine {
             guard try apply(manifest, into: &report) else { continue }
             applied = true
             cursors.merge(manifest.cursors, uniquingKeysWith: max)
+            // What those batches held came with the snapshot (its writer had read them).
+            for (batch, id) in held where (manifest.cursors[batch.device] ?? 0) >= batch.sequence {
+                report.add(try store.apply([IncomingBatch(device: batch.device, sequence: batch.sequence, envelopes: [], rejected: [],
+                                                          advancesCursor: false, releasesQuarantine: id)]))
+            }
+            held.removeAll { (manifest.cursors[$0.0.device] ?? 0) >= $0.0.sequence }
         }
         return applied
     }
@@ -38,14 +50,18 @@ extension ZoneEngine {
         (a.coverage, a.createdAt, a.device) > (b.coverage, b.createdAt, b.device)
     }
 
-    /// Whether the listing alone suggests a snapshot could help: a writer's next batch is
-    /// missing while later ones are there, or many batches are unread.
+    /// Whether the listing alone suggests a snapshot could help: a writer's unread batches
+    /// have a gap before the last one (collected while an older one stayed), or many batches
+    /// are unread.
     private func worthReading(_ listing: ZoneListing, cursors: [String: UInt64]) -> Bool {
         var unread = 0
         for (device, batches) in listing.batches {
             let cursor = cursors[device] ?? 0
-            if batches[cursor + 1] == nil, let last = batches.keys.max(), last > cursor { return true }
-            unread += batches.keys.filter { $0 > cursor }.count
+            let after = batches.keys.filter { $0 > cursor }
+            // Not only the next one: reading up to a gap further on would stop there, and this
+            // run would end without what the batches in the gap held.
+            if let last = after.max(), UInt64(after.count) < last - cursor { return true }
+            unread += after.count
         }
         return unread >= policy.snapshotSparesAtLeast
     }
@@ -56,9 +72,11 @@ extension ZoneEngine {
             let cursor = cursors[device] ?? 0
             guard covered > cursor else { continue }
             let batches = listing.batches[device] ?? [:]
-            // The next batch is gone (collected): only a snapshot can bring what it held.
-            if batches[cursor + 1] == nil { return true }
-            spared += batches.keys.filter { $0 > cursor && $0 <= covered }.count
+            let listed = batches.keys.filter { $0 > cursor && $0 <= covered }.count
+            // A batch it covers is gone (collected), the next one or one further on: only a
+            // snapshot can bring what it held.
+            if UInt64(listed) < covered - cursor { return true }
+            spared += listed
         }
         return spared >= policy.snapshotSparesAtLeast
     }
