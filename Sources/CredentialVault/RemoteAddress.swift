@@ -83,7 +83,7 @@ public enum RemoteAddress: Sendable, Equatable {
                 switch error.code {
                 case .unreachable: throw VaultError(.unavailable, error.message, hint: "Check the endpoint, and that the store runs and can be reached from here.")
                 case .credentials, .accessDenied: throw VaultError(.accessDenied, error.message, hint: Self.credentialsHint)
-                case .noSuchBucket, .failed: throw VaultError(.invalidInput, error.message)
+                case .noSuchBucket, .failed, .tooLarge: throw VaultError(.invalidInput, error.message)
                 }
             }
         }

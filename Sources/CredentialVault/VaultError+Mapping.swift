@@ -37,7 +37,7 @@ extension VaultError {
             case .unreachable: .unavailable
             case .accessDenied: .accessDenied
             case .authenticationFailed: .corrupt
-            case .nameConflict, .invalidName, .io, .malformed, .unsupportedFormat: .storage
+            case .nameConflict, .invalidName, .io, .tooLarge, .malformed, .unsupportedFormat: .storage
             }
             return VaultError(code, error.message)
         case let error as SodiumError:

@@ -79,7 +79,7 @@ public final class DirectoryRemote: Remote {
                 throw ReplicationError(.io, "Unable to \(action) in \(root): it is not a regular file.")
             }
             guard let bytes = try file.readAll(limit: Self.maximumObjectSize) else {
-                throw ReplicationError(.io, "Unable to \(action) in \(root): it is larger than 64 MiB.")
+                throw ReplicationError(.tooLarge, "Unable to \(action) in \(root): it is larger than 64 MiB.")
             }
             return bytes
         } catch let error as SystemCallError {

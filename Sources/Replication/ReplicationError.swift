@@ -13,6 +13,8 @@ public struct ReplicationError: Error, Equatable, CustomStringConvertible, Senda
         case invalidName
         /// Reading or writing an object failed.
         case io
+        /// An object larger than any this build writes (64 MiB): it is not read.
+        case tooLarge
         /// A sealed object did not open: sealed with another key, altered, or not yet complete.
         case authenticationFailed
         /// An object opened but its contents are not a valid batch or envelope.

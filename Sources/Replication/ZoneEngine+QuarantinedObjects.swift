@@ -10,7 +10,7 @@ extension ZoneEngine {
     /// new bytes and reason are remembered. A name gone from the remote stays in quarantine.
     func rereadQuarantinedObjects(into report: inout ZoneSyncReport) throws {
         for held in try store.quarantinedObjects() {
-            guard let parsed = BatchObjectName(held.name, zone: store.zone), let bytes = try remote.get(held.name) else { continue }
+            guard let parsed = BatchObjectName(held.name, zone: store.zone), let bytes = try readObject(held.name) else { continue }
             let digest = SyncTables.objectDigest(bytes)
             guard digest != held.digest else { continue }
             do {
@@ -21,6 +21,17 @@ extension ZoneEngine {
             } catch let error as ReplicationError {
                 try store.noteQuarantinedObject(id: held.id, digest: digest, reason: error.message)
             }
+        }
+    }
+
+    /// The object's bytes, or nil when it is not there. One larger than any this build writes
+    /// reads as no bytes — unreadable like any damaged object, and handled as one — instead of
+    /// failing the run: the next run would meet it again, and the zone would never sync again.
+    func readObject(_ name: String) throws -> [UInt8]? {
+        do {
+            return try remote.get(name)
+        } catch let error as ReplicationError where error.code == .tooLarge {
+            return []
         }
     }
 

@@ -112,7 +112,7 @@ public struct ZoneEngine: Sendable {
             // one that did not open is not downloaded again until the remote says it changed.
             let fingerprint = try remote.fingerprint(name).map { GenericHash.hash(Array("unopened copy \($0)".utf8)) }
             if let fingerprint, try store.wasIngested(name, digest: fingerprint) { continue }
-            guard let bytes = try remote.get(name) else { continue }
+            guard let bytes = try readObject(name) else { continue }
             let digest = GenericHash.hash(bytes)
             guard try !store.wasIngested(name, digest: digest) else { continue }
             guard let opened = try? BatchCodec.open(bytes, zone: zone, device: parsed.device, sequence: parsed.sequence, transportKey: transportKey) else {
@@ -131,7 +131,7 @@ public struct ZoneEngine: Sendable {
     /// the versions its journal still has pending, is its own publish whose acknowledgement a
     /// crash interrupted: acknowledged now instead of being taken for another writer's.
     private func acknowledgeOwnPublish(_ name: String, sequence: UInt64) throws -> Bool {
-        guard let bytes = try remote.get(name),
+        guard let bytes = try readObject(name),
               let opened = try? BatchCodec.open(bytes, zone: store.zone, device: store.deviceID, sequence: sequence, transportKey: transportKey),
               !opened.envelopes.isEmpty, opened.rejected.isEmpty else { return false }
         // Exactly what this device noted it was publishing: its own, even if the records were
@@ -148,7 +148,7 @@ public struct ZoneEngine: Sendable {
 
     /// Reads and opens one object, for the queue. Returns nil when it must be retried later.
     private func fetchObject(_ name: String, device: String, sequence: UInt64, into report: inout ZoneSyncReport) throws -> IncomingBatch? {
-        guard let bytes = try remote.get(name) else { return nil }
+        guard let bytes = try readObject(name) else { return nil }
         do {
             let opened = try BatchCodec.open(bytes, zone: store.zone, device: device, sequence: sequence, transportKey: transportKey)
             return IncomingBatch(device: device, sequence: sequence, envelopes: opened.envelopes, rejected: opened.rejected, advancesCursor: true)
@@ -159,7 +159,7 @@ public struct ZoneEngine: Sendable {
                 report.waiting += 1
                 return nil
             }
-            return wholeObject(bytes, device: device, sequence: sequence, reason: error.message)
+            return wholeObject(bytes, device: device, sequence: sequence, reason: bytes.isEmpty ? "the object is empty or larger than 64 MiB" : error.message)
         } catch let error as ReplicationError {
             return wholeObject(bytes, device: device, sequence: sequence, reason: error.message)
         }

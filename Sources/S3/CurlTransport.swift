@@ -26,7 +26,7 @@ enum CurlTransport {
             }
         }
         if code == CCURL_TOO_LARGE {
-            throw S3Error(.failed, "The S3 store at \(url.prefix { $0 != "?" }) sent a response larger than \(maximumResponseBytes >> 20) MiB; it was refused.")
+            throw S3Error(.tooLarge, "The S3 store at \(url.prefix { $0 != "?" }) sent a response larger than \(maximumResponseBytes >> 20) MiB; it was refused.")
         }
         guard code == 0 else {
             throw S3Error(.unreachable, String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

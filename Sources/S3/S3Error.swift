@@ -12,6 +12,8 @@ public struct S3Error: Error, CustomStringConvertible, Sendable {
         case unreachable
         /// Anything else the store answered.
         case failed
+        /// An answer larger than any object this build writes; it was not read.
+        case tooLarge
     }
 
     public let code: Code

@@ -159,6 +159,7 @@ public final class S3Remote: Remote {
         case .unreachable: .unreachable
         case .credentials, .accessDenied: .accessDenied
         case .noSuchBucket, .failed: .io
+        case .tooLarge: .tooLarge
         }
         return ReplicationError(code, error.message)
     }

@@ -181,3 +181,28 @@ extension HostileRemoteTests {
                         payload: ConfigPayload.encode(host.columnValues.map(\.sqlValue)))
     }
 }
+
+extension HostileRemoteTests {
+    /// A file no device wrote, larger than any object (a sparse 65 MiB): as a batch, a conflict
+    /// copy or a snapshot manifest it is handled as unreadable, and the zone goes on syncing.
+    func testAnOversizedObjectIsUnreadableNotAStopForTheZone() throws {
+        let batch = "zones/config/device-x/00000000000000000001.batch"
+        for name in [batch, "zones/config/device-x/00000000000000000002.sync-conflict-20261201-120000-ABCDEFG.batch",
+                     "zones/config/device-y/snap-00000000000000000001.snapshot"] {
+            try write(name, [])
+            XCTAssertEqual(truncate(directory + "/remote/" + name, off_t(DirectoryRemote.maximumObjectSize + 1)), 0)
+        }
+        try write(Batch.objectName(zone: "config", device: "device-a", sequence: 1),
+                  try BatchCodec.seal(Batch(zone: "config", device: "device-a", sequence: 1, envelopes: [Self.envelope("beside-it")]), transportKey: key))
+        XCTAssertEqual(try sync().applied, 1)
+        for _ in 1..<SyncTables.attemptsBeforeQuarantine { try sync() }
+        XCTAssertEqual(try store.quarantined().map(\.reason), ["the object is empty or larger than 64 MiB"])
+        XCTAssertEqual(try store.quarantineSummary().unreadableObjects, [batch])
+        // Replaced by a real batch of that device: read again, applied, out of quarantine.
+        try FileManager.default.removeItem(atPath: directory + "/remote/" + batch)
+        try write(batch, try BatchCodec.seal(Batch(zone: "config", device: "device-x", sequence: 1, envelopes: [Self.envelope("repaired-x")]), transportKey: key))
+        XCTAssertEqual(try sync().applied, 1)
+        XCTAssertNotNil(try store.host("repaired-x"))
+        XCTAssertEqual(try store.counts().quarantined, 0)
+    }
+}

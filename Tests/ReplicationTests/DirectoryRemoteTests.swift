@@ -188,7 +188,7 @@ final class DirectoryRemoteTests: XCTestCase {
         try place("huge.batch", "")
         XCTAssertEqual(truncate(directory + "/huge.batch", off_t(DirectoryRemote.maximumObjectSize + 1)), 0)
         XCTAssertThrowsError(try remote.get("huge.batch")) { error in
-            XCTAssertEqual((error as? ReplicationError)?.code, .io)
+            XCTAssertEqual((error as? ReplicationError)?.code, .tooLarge)
             XCTAssertEqual("\(error)", "Unable to read object 'huge.batch' in \(directory): it is larger than 64 MiB.")
         }
     }

@@ -53,7 +53,7 @@ extension ZoneEngine {
     /// published newer ones), count as nothing read: they hold collection back, never speed it up.
     private func liveCursors(_ listing: ZoneListing, now: UInt64) throws -> [[String: UInt64]] {
         try listing.newestCursors.values.filter { $0.device != store.deviceID }.compactMap { name in
-            guard let bytes = try remote.get(name.objectName(zone: store.zone)) else { return [:] }
+            guard let bytes = try readObject(name.objectName(zone: store.zone)) else { return [:] }
             guard let published = try? CompactionCodec.openCursors(bytes, zone: store.zone, device: name.device, number: name.number, transportKey: transportKey) else {
                 return [:]
             }

@@ -38,7 +38,7 @@ extension ZoneEngine {
     func manifests(_ listing: inout ZoneListing) throws -> [SnapshotManifest] {
         if let opened = listing.opened { return opened }
         let opened = try listing.manifests.compactMap { name in
-            guard let bytes = try remote.get(name.objectName(zone: store.zone)) else { return nil }
+            guard let bytes = try readObject(name.objectName(zone: store.zone)) else { return nil }
             return try? CompactionCodec.openManifest(bytes, zone: store.zone, device: name.device, number: name.number, transportKey: transportKey)
         }.sorted(by: Self.better)
         listing.opened = opened
@@ -87,7 +87,7 @@ extension ZoneEngine {
     private func apply(_ manifest: SnapshotManifest, into report: inout ZoneSyncReport) throws -> Bool {
         for (index, part) in manifest.parts.enumerated() {
             let name = CompactionObjectName(device: manifest.device, number: manifest.number, kind: .snapshotPart(index)).objectName(zone: store.zone)
-            guard let bytes = try remote.get(name), GenericHash.hash(bytes) == part.digest,
+            guard let bytes = try readObject(name), GenericHash.hash(bytes) == part.digest,
                   let opened = try? CompactionCodec.openPart(bytes, zone: store.zone, device: manifest.device, number: manifest.number,
                                                              part: index, transportKey: transportKey),
                   opened.envelopes.count + opened.rejected.count == part.count
