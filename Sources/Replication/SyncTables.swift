@@ -137,9 +137,9 @@ public enum SyncTables {
     }
 
     /// The shared part of `ZoneStore.apply`, inside the store's write transaction, for each
-    /// batch in order: rejected envelopes go to quarantine, the clock moves past everything
-    /// seen, `merge` decides each envelope (told whether that record has a pending local edit),
-    /// and the cursor advances. `keepsRejectedBytes` is false for zones whose unreadable bytes
+    /// batch in order: rejected envelopes go to quarantine, `merge` decides each envelope (told
+    /// whether that record has a pending local edit), the clock moves past every version merge
+    /// accepted (applied or ignored), and the cursor advances. `keepsRejectedBytes` is false for zones whose unreadable bytes
     /// might hold a secret in the clear: then only the reason is kept.
     ///
     /// `deletionsSeen` says whether the store holds any deletion yet; a device that never saw
@@ -159,9 +159,10 @@ public enum SyncTables {
                 try quarantine(db, zone: zone, kept, device: batch.device, sequence: batch.sequence)
                 report.quarantined += 1
             }
-            if let newest = batch.envelopes.map(\.version).max() { try LocalClock.observe(db, newest) }
+            var newestAccepted: RecordVersion?
             for envelope in batch.envelopes {
                 let outcome = try merge(envelope, pending.contains(envelope.recordName), deletionsSeen)
+                if outcome == .applied || outcome == .ignored { newestAccepted = max(newestAccepted ?? envelope.version, envelope.version) }
                 // A fetched version that won replaced any pending edit (the merge discarded it).
                 if outcome == .applied {
                     pending.remove(envelope.recordName)
@@ -169,6 +170,9 @@ public enum SyncTables {
                 }
                 try record(outcome, of: envelope, in: &report, db, zone: zone, device: batch.device)
             }
+            // The clock moves past what was accepted, never past a version quarantined as
+            // invalid: a forged record's far-ahead clock would drag every later local edit along.
+            if let newestAccepted { try LocalClock.observe(db, newestAccepted) }
             if batch.advancesCursor {
                 try advance(db, zone: zone, device: batch.device, sequence: batch.sequence, ownDevice: ownDevice)
             }

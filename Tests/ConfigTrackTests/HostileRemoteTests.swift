@@ -206,3 +206,20 @@ extension HostileRemoteTests {
         XCTAssertEqual(try store.counts().quarantined, 0)
     }
 }
+
+extension HostileRemoteTests {
+    /// A forged record 300 days ahead (inside the year a clock may be off) that breaks a rule is
+    /// quarantined and does not drag this device's clock along: its next edit is stamped now.
+    func testAQuarantinedRecordDoesNotMoveTheClock() throws {
+        let ahead = (HybridLogicalClock.wallMilliseconds() + 300 * 86_400_000) << HybridLogicalClock.counterBits
+        let forged = Host(label: "forged", hostname: "f.example", username: "x$IFS")
+        let envelope = Envelope(recordName: forged.recordName, kind: Host.kind, formatVersion: ConfigPayload.formatVersion,
+                                version: RecordVersion(clock: ahead, device: "device-a"), deleted: false, incarnation: 0,
+                                payload: ConfigPayload.encode(forged.columnValues.map(\.sqlValue)))
+        try write(Batch.objectName(zone: "config", device: "device-a", sequence: 1),
+                  try BatchCodec.seal(Batch(zone: "config", device: "device-a", sequence: 1, envelopes: [envelope]), transportKey: key))
+        XCTAssertEqual(try sync().quarantined, 1)
+        let saved = try store.save(Host(label: "local", hostname: "l.example"))
+        XCTAssertLessThan(try XCTUnwrap(saved.version).clock, ahead)
+    }
+}
