@@ -200,14 +200,32 @@ final class TwoDeviceSyncTests: TwoDeviceTestCase {
 
     func testTwoSyncsAtOnceDoNotRaceForNames() throws {
         for index in 0..<20 { assertStatus(try a.run("host", "add", "h\(index)", "--hostname", "h.example"), 0) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "\"$C\" sync & \"$C\" sync & wait"]
-        process.environment = a.environment.merging(["C": CredctlRunner.binary]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let pending = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(try a.run("status", "--json").stdout)) as? [String: Any])?["zones"] as? [[String: Any]])
+            .first { $0["name"] as? String == "config" }?["pending_changes"] as? Int
+        // Both started together; each exits 0, and one waits for the other: the changes go out
+        // once, all in one of the two runs, under names nobody took twice.
+        let runs = try (0..<2).map { _ -> (Process, Pipe) in
+            let process = Process(), output = Pipe()
+            process.executableURL = URL(fileURLWithPath: CredctlRunner.binary)
+            process.arguments = ["sync", "--json"]
+            process.environment = a.environment
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return (process, output)
+        }
+        var sent: [Int] = []
+        for (process, output) in runs {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .exit)
+            XCTAssertEqual(process.terminationStatus, 0)
+            let zones = try XCTUnwrap((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["zones"] as? [[String: Any]])
+            sent.append(zones.first { $0["zone"] as? String == "config" }?["sent"] as? Int ?? -1)
+        }
+        // (The first run also sends this device's announcement of itself.)
+        XCTAssertEqual(sent.min(), 0, "the second run found nothing left to send")
+        XCTAssertGreaterThanOrEqual(sent.max() ?? 0, try XCTUnwrap(pending))
         XCTAssertFalse(try a.run("status").output.contains("needsAttention"))
         assertStatus(try a.run("sync"), 0)
     }
