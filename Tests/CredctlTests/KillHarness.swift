@@ -111,9 +111,11 @@ struct KillHarness {
         switch generator.next() % 5 {
         case 0 where failpoint != nil: kill = .failpoint(failpoint!)
         case 0, 1, 2, 3:
-            // Anywhere in the time this operation has been taking (30 ms until it is known).
+            // Anywhere in the time this operation has been taking; it first runs once whole, to
+            // be timed.
             let recent = (durations[operation] ?? []).sorted()
-            let span = recent.isEmpty ? 0.03 : recent[recent.count / 2] * 1.1
+            guard !recent.isEmpty else { kill = .none; break }
+            let span = recent[recent.count / 2] * 1.1
             kill = .after(microseconds: UInt32(Double(generator.next() % 1_000_000) / 1_000_000 * span * 1_000_000))
         default: kill = .none
         }
