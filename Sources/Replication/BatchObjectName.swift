@@ -1,12 +1,12 @@
 /// A batch object's name taken apart: `zones/<zone>/<device>/<sequence>.batch`, or a sync tool's
 /// conflict copy of one (`….sync-conflict-…batch`, `… (conflicted copy …).batch`).
-struct BatchObjectName: Equatable {
-    let device: String
-    let sequence: UInt64
+package struct BatchObjectName: Equatable {
+    package let device: String
+    package let sequence: UInt64
     /// A sync tool's copy of another object with the same logical name.
-    let isConflictCopy: Bool
+    package let isConflictCopy: Bool
 
-    init?(_ name: String, zone: String) {
+    package init?(_ name: String, zone: String) {
         let prefix = "zones/\(zone)/"
         guard name.hasPrefix(prefix) else { return nil }
         let parts = name.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
