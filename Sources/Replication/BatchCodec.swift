@@ -9,7 +9,7 @@ import Sodium
 /// Each envelope is framed on its own, so one bad envelope is rejected alone.
 public enum BatchCodec {
     public static let formatVersion: UInt8 = 1
-    static let purpose = SealPurpose(tag: 3, label: "credvault/v1/batch")
+    package static let purpose = SealPurpose(tag: 3, label: "credvault/v1/batch")
 
     public static func seal(_ batch: Batch, transportKey: SecretBytes) throws -> [UInt8] {
         var writer = ByteWriter()
@@ -64,11 +64,11 @@ public enum BatchCodec {
         }
     }
 
-    static func context(zone: String, device: String, sequence: UInt64) -> [UInt8] {
+    package static func context(zone: String, device: String, sequence: UInt64) -> [UInt8] {
         Array("\(zone)\u{0}\(device)\u{0}\(sequence)".utf8)
     }
 
-    static func encode(_ envelope: Envelope) -> [UInt8] {
+    package static func encode(_ envelope: Envelope) -> [UInt8] {
         var writer = ByteWriter()
         writer.string(envelope.recordName)
         writer.string(envelope.kind)
@@ -87,7 +87,7 @@ public enum BatchCodec {
         let reason: String
     }
 
-    static func decode(_ bytes: [UInt8]) throws -> Envelope {
+    package static func decode(_ bytes: [UInt8]) throws -> Envelope {
         var reader = ByteReader(bytes)
         var recordName: String?
         do {

@@ -1,14 +1,14 @@
 /// A batch object's name taken apart: `zones/<zone>/<device>/<sequence>.batch`, or a sync tool's
 /// conflict copy of one (`….sync-conflict-…batch`, `… (conflicted copy …).batch`).
-struct BatchObjectName: Equatable {
-    let device: String
-    let sequence: UInt64
+package struct BatchObjectName: Equatable {
+    package let device: String
+    package let sequence: UInt64
     /// A sync tool's copy of another object with the same logical name.
-    let isConflictCopy: Bool
+    package let isConflictCopy: Bool
 
     /// Nil for a name that is not a batch's, and for one whose sequence is out of range
     /// (`isOutOfRange`).
-    init?(_ name: String, zone: String) {
+    package init?(_ name: String, zone: String) {
         guard let parsed = Self(parsing: name, zone: zone), parsed.sequence <= Batch.maximumSequence else { return nil }
         self = parsed
     }

@@ -3,8 +3,8 @@ import FoundationEssentials
 /// The few values read from S3's XML answers (`<Key>`, `<IsTruncated>`, `<NextContinuationToken>`,
 /// `<Code>`): element text, with the five predefined entities decoded. The documents are flat
 /// enough that no general XML parser is needed.
-enum S3XML {
-    static func values(_ element: String, in body: [UInt8]) -> [String] {
+package enum S3XML {
+    package static func values(_ element: String, in body: [UInt8]) -> [String] {
         let open = Array("<\(element)>".utf8), close = Array("</\(element)>".utf8)
         var found: [String] = []
         var index = 0
@@ -29,7 +29,7 @@ enum S3XML {
 
     /// The predefined entities and numeric character references (`&#39;`, `&#x9;`), which Go
     /// stores (MinIO, SeaweedFS) write for quotes and control characters.
-    static func decode(_ text: String) -> String {
+    package static func decode(_ text: String) -> String {
         guard text.contains("&") else { return text }
         var result = ""
         var rest = text[...]

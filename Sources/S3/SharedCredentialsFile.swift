@@ -2,8 +2,8 @@ import Sodium
 
 /// The AWS shared credentials file (INI: `[profile]` sections of `key = value` lines), read in
 /// guarded memory: the secret key is copied out of it into guarded memory and nowhere else.
-enum SharedCredentialsFile {
-    static func credentials(in file: SecretBytes, profile: String, path: String) throws -> S3Credentials {
+package enum SharedCredentialsFile {
+    package static func credentials(in file: SecretBytes, profile: String, path: String) throws -> S3Credentials {
         var section = "", id: String?, token: String?, secret: SecretBytes?
         try file.withUnsafeBytes { bytes in
             var start = 0

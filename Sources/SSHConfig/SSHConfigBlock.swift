@@ -51,7 +51,7 @@ public struct SSHConfigBlock: Sendable {
     }
 
     /// A Host line's rule: some pattern matches and no negated one does.
-    static func list(_ patterns: [String], matches name: String) -> Bool {
+    package static func list(_ patterns: [String], matches name: String) -> Bool {
         var matched = false
         for pattern in patterns {
             if pattern.hasPrefix("!") {

@@ -1,23 +1,32 @@
 /// ssh's wildcard patterns: `*` any run of characters, `?` one, letter case ignored.
-enum SSHPattern {
-    static func matches(_ pattern: String, _ name: String) -> Bool {
-        match(Array(pattern.lowercased()), 0, Array(name.lowercased()), 0)
-    }
-
-    private static func match(_ pattern: [Character], _ p: Int, _ name: [Character], _ n: Int) -> Bool {
-        if p == pattern.count { return n == name.count }
-        switch pattern[p] {
-        case "*":
-            var index = n
-            while index <= name.count {
-                if match(pattern, p + 1, name, index) { return true }
-                index += 1
+package enum SSHPattern {
+    /// Matches left to right, remembering only the last `*` to fall back to: a mismatch after
+    /// it lets that `*` take one more character. Earlier stars never need revisiting (whatever
+    /// they could take, the last one can), so the work is at most pattern × name and needs no
+    /// recursion. Trying every split for every star instead grows exponentially with the
+    /// number of stars: a Host line of a few dozen `*` hung `import ssh-config`, and a long
+    /// pattern recursed once per character.
+    package static func matches(_ pattern: String, _ name: String) -> Bool {
+        let pattern = Array(pattern.lowercased()), name = Array(name.lowercased())
+        var p = 0, n = 0
+        var lastStar: Int?, starTakesUpTo = 0
+        while n < name.count {
+            if p < pattern.count, pattern[p] == "*" {
+                lastStar = p
+                starTakesUpTo = n
+                p += 1
+            } else if p < pattern.count, pattern[p] == "?" || pattern[p] == name[n] {
+                p += 1
+                n += 1
+            } else if let star = lastStar {
+                starTakesUpTo += 1
+                n = starTakesUpTo
+                p = star + 1
+            } else {
+                return false
             }
-            return false
-        case "?":
-            return n < name.count && match(pattern, p + 1, name, n + 1)
-        default:
-            return n < name.count && pattern[p] == name[n] && match(pattern, p + 1, name, n + 1)
         }
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
     }
 }

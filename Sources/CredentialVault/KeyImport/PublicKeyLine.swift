@@ -2,12 +2,12 @@ import ConfigTrack
 import Sodium
 
 /// An OpenSSH public key line, `TYPE BASE64 [COMMENT]`, as `ssh-keygen` writes to `FILE.pub`.
-struct PublicKeyLine: Equatable {
-    let keyType: KeyType
+package struct PublicKeyLine: Equatable {
+    package let keyType: KeyType
     /// The decoded key blob; it begins with the key type as an SSH `string`.
-    let blob: [UInt8]
+    package let blob: [UInt8]
     /// The comment, if there is one that can be shown on a single line.
-    let comment: String?
+    package let comment: String?
 
     init(keyType: KeyType, blob: [UInt8], comment: String?) {
         self.keyType = keyType
@@ -16,7 +16,7 @@ struct PublicKeyLine: Equatable {
     }
 
     /// Parses the text of a `.pub` file: one line, surrounding whitespace ignored.
-    init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw KeyFileDefect("the public key file is empty") }
         guard !trimmed.contains(where: \.isNewline) else {
@@ -40,7 +40,7 @@ struct PublicKeyLine: Equatable {
     }
 
     /// `TYPE BASE64` plus ` COMMENT` when there is a comment.
-    var text: String {
+    package var text: String {
         let base = "\(keyType.rawValue) \(Base64.encode(blob))"
         return comment.map { "\(base) \($0)" } ?? base
     }

@@ -6,7 +6,7 @@ import SSHConfig
 /// host's fields, its forwards, the key file to import, the jump host's name, and notes on what
 /// was left out. Nothing that executes (ProxyCommand, LocalCommand, KnownHostsCommand) is
 /// ever run or imported.
-struct SSHConfigHostPlan {
+package struct SSHConfigHostPlan {
     static let executing = ["proxycommand": "ProxyCommand", "localcommand": "LocalCommand", "knownhostscommand": "KnownHostsCommand"]
 
     let alias: String
@@ -21,7 +21,7 @@ struct SSHConfigHostPlan {
     /// Why the host cannot be imported at all.
     var refusal: String?
 
-    init(_ host: SSHConfigHost, home: String, localUser: String) {
+    package init(_ host: SSHConfigHost, home: String, localUser: String) {
         alias = host.alias
         for (keyword, name) in Self.executing where host.settings[keyword] != nil {
             notes.append("\(name) not imported (never run)")

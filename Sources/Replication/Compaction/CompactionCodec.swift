@@ -10,9 +10,9 @@ import Sodium
 ///     vector:   count | count × (device, sequence), sorted by device
 public enum CompactionCodec {
     public static let formatVersion: UInt8 = 1
-    static let partPurpose = SealPurpose(tag: 6, label: "credvault/v1/snapshot-part")
-    static let manifestPurpose = SealPurpose(tag: 7, label: "credvault/v1/snapshot-manifest")
-    static let cursorsPurpose = SealPurpose(tag: 8, label: "credvault/v1/published-cursors")
+    package static let partPurpose = SealPurpose(tag: 6, label: "credvault/v1/snapshot-part")
+    package static let manifestPurpose = SealPurpose(tag: 7, label: "credvault/v1/snapshot-manifest")
+    package static let cursorsPurpose = SealPurpose(tag: 8, label: "credvault/v1/published-cursors")
     /// More envelopes than any snapshot part is written with: a larger count is damage.
     static let maximumPartEnvelopes = 100_000
 
@@ -150,7 +150,7 @@ public enum CompactionCodec {
         }
     }
 
-    private static func context(_ zone: String, _ device: String, _ number: UInt64, part: Int? = nil) -> [UInt8] {
+    package static func context(_ zone: String, _ device: String, _ number: UInt64, part: Int? = nil) -> [UInt8] {
         Array("\(zone)\u{0}\(device)\u{0}\(number)\(part.map { "\u{0}\($0)" } ?? "")".utf8)
     }
 }

@@ -1,0 +1,34 @@
+import FoundationEssentials
+import FuzzSupport
+import Replication
+import Sodium
+
+/// `vault.json` as a remote serves it: read for its vault id (no passphrase), then opened with
+/// the fixed passphrase the seeds were written with.
+///
+/// Opening runs Argon2id with the parameters the file names. Parameters a tampered file can
+/// name are bounded by the library (up to 64 passes over 4 GiB), which is a real cost, not a
+/// defect, and would only make the fuzzer slow; so only files naming the cheapest parameters
+/// are opened here, and the rest of the file is still fuzzed through the id read.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzVaultJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    var input = FuzzInput(data, size)
+    let bytes = input.rest()
+    guard (try? RemoteVaultKeys.vaultID(in: bytes)) != nil else { return 0 }
+    guard let cost = try? JSONDecoder().decode(Cost.self, from: Data(bytes)), cost.opsLimit <= 1, cost.memLimit <= 8_192 else { return 0 }
+    if let keys = try? RemoteVaultKeys.open(bytes, passphrase: FuzzFixtures.syncPassphrase) {
+        FuzzFixtures.require(keys.vaultKey.count == SealedBox.keyCount && keys.transportKey.count == SealedBox.keyCount, "vault.json opened to keys of the wrong size")
+    }
+    return 0
+}
+
+/// The two fields that decide what opening costs.
+private struct Cost: Decodable {
+    let opsLimit: UInt64
+    let memLimit: UInt64
+
+    enum CodingKeys: String, CodingKey {
+        case opsLimit = "ops_limit"
+        case memLimit = "mem_limit"
+    }
+}
