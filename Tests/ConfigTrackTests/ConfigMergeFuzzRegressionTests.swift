@@ -51,7 +51,8 @@ final class ConfigMergeFuzzRegressionTests: ConfigTestCase {
         let report = try zone.apply([IncomingBatch(device: writer, sequence: 1, envelopes: [device, forward, try envelope()], rejected: [], advancesCursor: true)])
         XCTAssertEqual(report.applied, 1)
         XCTAssertEqual(report.quarantined, 2)
-        XCTAssertEqual(Set(try store.quarantined().map(\.reason)), ["invalid device payload", "invalid forward payload"])
+        XCTAssertEqual(Set(try store.quarantined().map(\.reason)), ["invalid device payload: a field holds a value of the wrong type",
+                                                                    "invalid forward payload: a field holds a value of the wrong type"])
         XCTAssertEqual(try store.hosts().map(\.label), ["web-1"])
         XCTAssertEqual(try store.devices().count, 0)
         XCTAssertEqual(try zone.syncState().cursors[writer], 1)

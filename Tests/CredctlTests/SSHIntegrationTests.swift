@@ -113,7 +113,7 @@ final class SSHIntegrationTests: CredctlTestCase {
             if reply == nil { usleep(50_000) }
         }
         XCTAssertEqual(reply, "through the tunnel\n", "the local forward carries traffic")
-        XCTAssertTrue(echo.served)
+        XCTAssertTrue(echo.wasServed)
 
         // While connected: the top ssh gets a token and a private agent, never a secret.
         let sshProcesses = SecretScan.processes().filter { $0.program == "ssh" }

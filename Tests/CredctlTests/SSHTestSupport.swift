@@ -1,9 +1,12 @@
 import Foundation
+import Synchronization
 
 /// A TCP echo server on 127.0.0.1 for one connection: what it reads, it writes back.
 final class EchoServer: @unchecked Sendable {
     private let listener: Int32
-    private(set) var served = false
+    private let served = Mutex(false)
+    /// Whether a connection through the tunnel reached this server and was answered.
+    var wasServed: Bool { served.withLock { $0 } }
 
     init(port: Int) throws {
         listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -19,8 +22,9 @@ final class EchoServer: @unchecked Sendable {
                 var buffer = [UInt8](repeating: 0, count: 4_096)
                 let n = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
                 if n > 0 {
+                    // Marked before the answer goes out: whoever reads the answer then sees it.
+                    served.withLock { $0 = true }
                     _ = buffer.withUnsafeBytes { send(connection, $0.baseAddress, n, 0) }
-                    served = true
                 }
                 close(connection)
             }
