@@ -96,18 +96,7 @@ enum ReplicationSeeds {
 
     /// The header manifests and published cursors share, in `CompactionCodec`'s layout.
     private static func header(number: UInt64, time: UInt64, cursors: [String: UInt64]) -> ByteWriter {
-        var writer = ByteWriter()
-        writer.u8(CompactionCodec.formatVersion)
-        writer.string(zone)
-        writer.string(device)
-        writer.u64(number)
-        writer.u64(time)
-        writer.u32(UInt32(cursors.count))
-        for (device, sequence) in cursors.sorted(by: { $0.key < $1.key }) {
-            writer.string(device)
-            writer.u64(sequence)
-        }
-        return writer
+        CompactionCodec.header(zone: zone, device: device, number: number, time: time, cursors: cursors)
     }
 
     private static func writeVaultJSON(_ seeds: SeedWriter) throws {

@@ -4,7 +4,8 @@ import XCTest
 /// A password edit that loses to a deletion made elsewhere is kept on its device, listed, and
 /// brought back everywhere by `conflicts restore`.
 final class ConflictsTests: TwoDeviceTestCase {
-    func testALosingEditIsListedOnItsDeviceAndRestoredEverywhere() throws {
+    /// B sets web's password while A clears it; A syncs first, so B's edit loses and is kept.
+    private func loseAnEditOnBToAClearOnA() throws {
         assertStatus(try a.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("original".utf8)), 0)
         assertStatus(try a.run("sync"), 0)
         try join()
@@ -12,6 +13,10 @@ final class ConflictsTests: TwoDeviceTestCase {
         assertStatus(try a.run("host", "edit", "web", "--no-password"), 0)
         assertStatus(try a.run("sync"), 0)
         assertStatus(try b.run("sync"), 0)
+    }
+
+    func testALosingEditIsListedOnItsDeviceAndRestoredEverywhere() throws {
+        try loseAnEditOnBToAClearOnA()
         assertStatus(try b.run("read", "cred://host/web/password"), 66)
         XCTAssertEqual(try a.run("conflicts", "list").output, "No conflicts: no change made on this device has lost a merge.\n")
 
@@ -43,13 +48,7 @@ final class ConflictsTests: TwoDeviceTestCase {
     }
 
     func testARestoreKilledBetweenItsTwoWritesRunsAgainAndEndsRestoredEverywhere() throws {
-        assertStatus(try a.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("original".utf8)), 0)
-        assertStatus(try a.run("sync"), 0)
-        try join()
-        assertStatus(try b.run(["host", "edit", "web", "--password-stdin"], input: Array("Edit-Made-On-B".utf8)), 0)
-        assertStatus(try a.run("host", "edit", "web", "--no-password"), 0)
-        assertStatus(try a.run("sync"), 0)
-        assertStatus(try b.run("sync"), 0)
+        try loseAnEditOnBToAClearOnA()
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try b.run("conflicts", "list", "--json").stdout)) as? [String: Any])
         let id = try XCTUnwrap((json["conflicts"] as? [[String: Any]])?.first?["id"] as? Int)
 

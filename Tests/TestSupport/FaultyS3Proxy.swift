@@ -10,30 +10,13 @@ public final class FaultyS3Proxy: @unchecked Sendable {
     /// Which requests a fault spoils: listings, object reads, object writes, or any.
     public enum Target: String, Encodable { case list, get, put, any }
 
-    public let port: Int
-    private let pid: pid_t
+    private let server: LoopbackScript
 
     public init(upstream: String, directory: String) throws {
-        let script = directory + "/faulty-s3.py"
-        try Self.script.write(toFile: script, atomically: true, encoding: .utf8)
-        port = try Loopback.freePort()
-        pid = try FixtureProcesses.spawn(["/usr/bin/python3", script, String(port), upstream], log: directory + "/faulty-s3.log")
-        var tries = 0
-        while !Loopback.accepts(port), tries < 200 {
-            usleep(25_000)
-            tries += 1
-        }
-        guard Loopback.accepts(port) else { throw SeaweedFailure("the S3 proxy did not start on port \(port)") }
+        server = try LoopbackScript(Self.script, named: "faulty-s3", arguments: [upstream], directory: directory)
     }
 
-    deinit {
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        FixtureProcesses.unregister(pid)
-    }
-
-    public var endpoint: String { "http://127.0.0.1:\(port)" }
+    public var endpoint: String { "http://127.0.0.1:\(server.port)" }
 
     /// Spoils the next `times` requests of `target` with `fault` (replacing any plan before).
     public func inject(_ fault: Fault, on target: Target, times: Int) throws {

@@ -12,33 +12,15 @@ public final class HostileS3Server: @unchecked Sendable {
     /// page of two objects, each claiming a size of `Int64.max`.
     public enum Listing: String { case endless, repeating, finite }
 
-    public let port: Int
-    private let pid: pid_t
+    private let server: LoopbackScript
 
     public init(listing: Listing, bodyBytes: Int, vaultJSON: [UInt8]? = nil, directory: String) throws {
-        let script = directory + "/hostile-s3.py"
-        try Self.script.write(toFile: script, atomically: true, encoding: .utf8)
         let vault = directory + "/hostile-vault.json"
         FileManager.default.createFile(atPath: vault, contents: Data(vaultJSON ?? []))
-        port = try Loopback.freePort()
-        pid = try FixtureProcesses.spawn(["/usr/bin/python3", script, String(port), listing.rawValue, String(bodyBytes), vault],
-                                         log: directory + "/hostile-s3.log")
-        var tries = 0
-        while !Loopback.accepts(port), tries < 200 {
-            usleep(25_000)
-            tries += 1
-        }
-        guard Loopback.accepts(port) else { throw SeaweedFailure("the hostile S3 server did not start on port \(port)") }
+        server = try LoopbackScript(Self.script, named: "hostile-s3", arguments: [listing.rawValue, String(bodyBytes), vault], directory: directory)
     }
 
-    deinit {
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        FixtureProcesses.unregister(pid)
-    }
-
-    public var endpoint: String { "http://127.0.0.1:\(port)" }
+    public var endpoint: String { "http://127.0.0.1:\(server.port)" }
 
     public func location(prefix: String = "team") throws -> S3Location {
         try S3Location(url: "s3://bucket/\(prefix)", endpoint: endpoint, region: "us-east-1", pathStyle: true)

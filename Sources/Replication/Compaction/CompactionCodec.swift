@@ -90,7 +90,8 @@ public enum CompactionCodec {
 
     // MARK: - Shared framing
 
-    private static func header(zone: String, device: String, number: UInt64, time: UInt64, cursors: [String: UInt64]) -> ByteWriter {
+    /// The header manifests and published cursors share (package-visible for the fuzz seeds).
+    package static func header(zone: String, device: String, number: UInt64, time: UInt64, cursors: [String: UInt64]) -> ByteWriter {
         var writer = ByteWriter()
         writer.u8(formatVersion)
         writer.string(zone)
