@@ -11,9 +11,14 @@ public func fuzzSSHCommandLine(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
     let words = input.isEmpty ? [] : input.restSplitAtZeros()
     guard let line = try? SSHCommandLine(userWords: words) else { return 0 }
     FuzzFixtures.require(line.userOptions.count + line.command.count <= words.count, "ssh's command line holds more words than were given")
-    let target = SSHCommandLine.Target(hostname: "web-1.example", port: 2222, username: "deploy", jumps: ["gate.example:22"],
+    let target = SSHCommandLine.Target(host: .init(label: "web-1", hostname: "web-1.example", port: 2222, username: "deploy"),
+                                       jumps: [.init(label: "gate", hostname: "gate.example", port: 22, username: nil)],
                                        forwards: [(flag: "-L", specification: "8080:localhost:80")])
-    let arguments = line.arguments(for: target)
+    // A target whose values all hold to OpenSSHValue's rules is never refused.
+    guard let arguments = try? line.arguments(for: target) else {
+        FuzzFixtures.require(false, "a valid target was refused")
+        return 0
+    }
     // The user's options come first and may themselves hold a "--" (as an option's argument).
     FuzzFixtures.require(Array(arguments.prefix(1 + line.userOptions.count)) == ["ssh"] + line.userOptions, "the user's options changed on their way to ssh")
     FuzzFixtures.require(Array(arguments.suffix(line.command.count + 2)) == ["--", "web-1.example"] + line.command,
