@@ -90,9 +90,9 @@ public enum SyncTables {
     /// Moves `device`'s cursor to `sequence` (never backwards). For this device's own objects
     /// (found on the remote after local state was lost), the next sequence moves past them too.
     public static func advance(_ db: Connection, zone: String, device: String, sequence: UInt64, ownDevice: String) throws {
-        // No device writes that many objects, SQLite keeps sequences signed, and the next one
-        // would overflow: a cursor claimed that far (a damaged or hostile object) stays put.
-        guard sequence < UInt64(Int64.max) else { return }
+        // The one bound on sequences from the remote (names past it are never listed as batches):
+        // a cursor claimed further (a damaged or hostile object) stays put.
+        guard sequence <= Batch.maximumSequence else { return }
         try db.run("""
             INSERT INTO replication_cursors (zone, device, sequence) VALUES (?, ?, ?)
             ON CONFLICT (zone, device) DO UPDATE SET sequence = max(sequence, excluded.sequence)

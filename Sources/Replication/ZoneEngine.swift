@@ -68,8 +68,9 @@ public struct ZoneEngine: Sendable {
         let zone = store.zone
         // What a newer build wrote and this one once could not read: an upgrade applies it now.
         report.add(try store.replayQuarantined())
-        try rereadQuarantinedObjects(into: &report)
         var listing = ZoneListing(try remote.list(prefix: "zones/\(zone)/"), zone: zone)
+        // After the listing, which gives an S3 remote the ETags it fingerprints objects by.
+        try rereadQuarantinedObjects(into: &report)
         var state = try store.syncState()
         if try startFromSnapshots(&listing, state: state, into: &report) { state = try store.syncState() }
         let byDevice = listing.batches
@@ -110,7 +111,7 @@ public struct ZoneEngine: Sendable {
             // A conflict copy is another writer's version of a name; its envelopes merge like any
             // others. Each copy is read once (by name and content), so it cannot fill quarantine;
             // one that did not open is not downloaded again until the remote says it changed.
-            let fingerprint = try remote.fingerprint(name).map { GenericHash.hash(Array("unopened copy \($0)".utf8)) }
+            let fingerprint = try unopenedFingerprint(name)
             if let fingerprint, try store.wasIngested(name, digest: fingerprint) { continue }
             guard let bytes = try readObject(name) else { continue }
             let digest = GenericHash.hash(bytes)

@@ -223,3 +223,26 @@ extension HostileRemoteTests {
         XCTAssertLessThan(try XCTUnwrap(saved.version).clock, ahead)
     }
 }
+
+extension HostileRemoteTests {
+    /// An object quarantined whole is downloaded again only when the remote says it changed.
+    func testAQuarantinedObjectIsNotDownloadedAgainUntilItChanges() throws {
+        let counting = CountingRemote(remote)
+        let name = Batch.objectName(zone: "config", device: "device-x", sequence: 1)
+        try write(name, Array(repeating: 0x43, count: 80))
+        let engine = ZoneEngine(store: ConfigZone(store: store), remote: counting, transportKey: key)
+        for _ in 0..<SyncTables.attemptsBeforeQuarantine { _ = try engine.run() }
+        XCTAssertEqual(try store.quarantineSummary().unreadableObjects, [name])
+        let reads = counting.reads[name] ?? 0
+        for _ in 0..<3 { _ = try engine.run() }
+        XCTAssertLessThanOrEqual(counting.reads[name] ?? 0, reads + 1, "read at most once more, then remembered by its fingerprint")
+        let settled = counting.reads[name] ?? 0
+        _ = try engine.run()
+        XCTAssertEqual(counting.reads[name], settled)
+        try FileManager.default.removeItem(atPath: directory + "/remote/" + name)
+        try write(name, try BatchCodec.seal(Batch(zone: "config", device: "device-x", sequence: 1, envelopes: [Self.envelope("changed")]), transportKey: key))
+        XCTAssertEqual(try engine.run().applied, 1)
+        XCTAssertEqual(counting.reads[name], settled + 1)
+        XCTAssertEqual(try store.counts().quarantined, 0)
+    }
+}
