@@ -79,7 +79,8 @@ extension ConfigValidation {
             || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=")
     }
 
-    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+    /// A control, format, separator, private or unassigned character: nothing a person sees.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: true
         default: false

@@ -14,12 +14,8 @@ public enum ConfigValidation {
             throw ConfigError(.invalid, "A \(kind) label must be at most \(maximumLabelLength) characters and \(4 * maximumLabelLength) bytes (this one has \(label.count) characters, \(label.utf8.count) bytes).")
         }
         // Printable ASCII (the common case) has no such characters; only other text is examined.
-        for scalar in label.unicodeScalars where !Self.isPrintableASCII(scalar.value) {
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
-                throw ConfigError(.invalid, "The \(kind) label '\(CanonicalUUID.printable(label))' contains a control or invisible character (U+\(String(scalar.value, radix: 16, uppercase: true))).")
-            default: continue
-            }
+        for scalar in label.unicodeScalars where !Self.isPrintableASCII(scalar.value) && isInvisible(scalar) {
+            throw ConfigError(.invalid, "The \(kind) label '\(CanonicalUUID.printable(label))' contains a control or invisible character (U+\(String(scalar.value, radix: 16, uppercase: true))).")
         }
         guard label.first?.isWhitespace == false, label.last?.isWhitespace == false else {
             throw ConfigError(.invalid, "The \(kind) label '\(label)' must not start or end with white space.")

@@ -31,3 +31,8 @@ public protocol Remote: Sendable {
     /// How many objects the remote holds, and their bytes (for status).
     func usage() throws -> RemoteUsage
 }
+
+extension Remote {
+    /// No cheap way to tell: every caller reads the object.
+    public func fingerprint(_ name: String) throws -> String? { nil }
+}

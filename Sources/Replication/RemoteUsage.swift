@@ -10,9 +10,6 @@ public struct RemoteUsage: Sendable, Equatable, Codable {
 }
 
 extension Remote {
-    /// No cheap way to tell: every caller reads the object.
-    public func fingerprint(_ name: String) throws -> String? { nil }
-
     /// Every object read once (backends answer from their listing instead).
     public func usage() throws -> RemoteUsage {
         var bytes: Int64 = 0
