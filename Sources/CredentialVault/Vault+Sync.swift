@@ -16,17 +16,28 @@ extension Vault {
     /// collected (see `CompactionPolicy`).
     public func sync(zones: [SyncZone] = SyncZone.allCases, compaction: CompactionPolicy = .fromEnvironment(),
                      progress: (@Sendable (SyncZone, Int, Int) -> Void)? = nil) throws(VaultError) -> [ZoneOutcome] {
-        // One sync at a time per vault: two would race each other for the same object names.
-        let distinct = SyncZone.allCases.filter(zones.contains)
-        return try VaultError.wrapping { try directory.withExclusiveLock { try syncLocked(zones: distinct, compaction: compaction, progress: progress) } }
+        try sync(zones: zones, compaction: compaction, progress: progress, remote: { $0 }, stores: { $0 })
     }
 
-    private func syncLocked(zones: [SyncZone], compaction: CompactionPolicy, progress: (@Sendable (SyncZone, Int, Int) -> Void)?) throws -> [ZoneOutcome] {
+    /// `sync` with the bound remote replaced by `remote(bound)` and each zone's store by
+    /// `stores(store)`: the seam through which tests run this very sync over a remote that
+    /// delays, drops and duplicates objects, and record what each zone had acknowledged.
+    func sync(zones: [SyncZone], compaction: CompactionPolicy, progress: (@Sendable (SyncZone, Int, Int) -> Void)?,
+              remote: (any Remote) -> any Remote, stores: @escaping @Sendable (any ZoneStore) -> any ZoneStore) throws(VaultError) -> [ZoneOutcome] {
+        let distinct = SyncZone.allCases.filter(zones.contains)
+        // One sync at a time per vault: two would race each other for the same object names.
+        return try VaultError.wrapping {
+            try directory.withExclusiveLock { try syncLocked(zones: distinct, compaction: compaction, progress: progress, remote: remote, stores: stores) }
+        }
+    }
+
+    private func syncLocked(zones: [SyncZone], compaction: CompactionPolicy, progress: (@Sendable (SyncZone, Int, Int) -> Void)?,
+                            remote replace: (any Remote) -> any Remote, stores: @escaping @Sendable (any ZoneStore) -> any ZoneStore) throws -> [ZoneOutcome] {
         try VaultError.wrapping {
             guard let binding = try RemoteBinding.load(from: directory) else {
                 throw VaultError(.noRemote, "This vault has no remote to sync with.", hint: "Set one with: credctl remote set DIR")
             }
-            let remote = try binding.remote()
+            let remote = replace(try binding.remote())
             let transportKey = try binding.key()
             // A rebind cut short before its requeue finishes here, before anything is sent.
             if binding.requeuePending == true { try finishRebind(binding, remote: remote) }
@@ -40,7 +51,7 @@ extension Vault {
             let results = Mutex<[SyncZone: ZoneOutcome]>([:])
             DispatchQueue.concurrentPerform(iterations: zones.count) { index in
                 let zone = zones[index]
-                let store: any ZoneStore = zone == .config ? ConfigZone(store: config) : SecretZone(store: secrets)
+                let store = stores(zone == .config ? ConfigZone(store: config) : SecretZone(store: secrets))
                 var report: (@Sendable (ZoneSyncReport) -> Void)?
                 if let progress { report = { progress(zone, $0.receivedChanges, $0.sentChanges) } }
                 let outcome = Self.run(zone, store: store, remote: remote, transportKey: transportKey, compaction: compaction, progress: report,

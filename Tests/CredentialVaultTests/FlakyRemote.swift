@@ -38,7 +38,8 @@ final class FlakyRemote: Remote {
         return names.filter { _ in next(4) != 0 }.shuffled(using: &generator)
     }
 
-    func get(_ name: String) throws -> [UInt8]? { next(6) == 0 ? nil : try inner.get(name) }
+    /// `vault.json` is there before any device joins, so it is never late; anything else may be.
+    func get(_ name: String) throws -> [UInt8]? { name != RemoteVaultKeys.objectName && next(6) == 0 ? nil : try inner.get(name) }
     func delete(_ name: String) throws { try inner.delete(name) }
 
     func createOnly(_ name: String, bytes: [UInt8]) throws -> CreateOutcome { try inner.createOnly(name, bytes: bytes) }

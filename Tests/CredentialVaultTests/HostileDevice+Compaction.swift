@@ -51,16 +51,16 @@ extension HostileDevice {
         try write(manifest.name.objectName(zone: zone), try CompactionCodec.seal(manifest, transportKey: transportKey))
     }
 
-    /// Rows of `device`'s replica that came from this participant: stamped by a forged writer,
+    /// Rows of a replica (its two stores) that came from this participant: stamped by a forged writer,
     /// or naming a record id it made up. Empty when none got through.
-    func forgeries(in device: SimulatedDevice) throws -> [String] {
+    func forgeries(config store: ConfigStore, secrets secretStore: SecretStore) throws -> [String] {
         var rows: [String] = []
-        let config = try Connection(path: device.config.queue.path)
+        let config = try Connection(path: store.queue.path)
         for table in ["hosts", "host_groups", "identities", "port_forwards", "devices"] {
             rows += try config.query("SELECT id, version_device FROM \(table)") { "\(table) \($0.text(0) ?? "") \($0.text(1) ?? "")" }
         }
         rows += try config.query("SELECT record_name, version_device FROM config_tombstones") { "tombstone \($0.text(0) ?? "") \($0.text(1) ?? "")" }
-        let secrets = try Connection(path: device.secrets.queue.path)
+        let secrets = try Connection(path: secretStore.queue.path)
         rows += try secrets.query("SELECT reference, version_device FROM secret_items") { "item \($0.text(0) ?? "") \($0.text(1) ?? "")" }
         rows += try secrets.query("SELECT reference, version_device FROM deletion_markers") { "marker \($0.text(0) ?? "") \($0.text(1) ?? "")" }
         return rows.filter { row in row.contains(Self.writerMark) || forgedIDs.contains { row.contains($0) } }

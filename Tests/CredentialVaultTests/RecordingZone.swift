@@ -5,9 +5,13 @@ import Synchronization
 /// test can check that no acknowledged write is lost.
 final class RecordingZone: ZoneStore {
     let inner: any ZoneStore
-    let acknowledged = Mutex<[Envelope]>([])
+    let acknowledged: EnvelopeLog
 
-    init(_ inner: any ZoneStore) { self.inner = inner }
+    /// Records into `log`, which may outlive this store (one per sync) to gather many syncs.
+    init(_ inner: any ZoneStore, log: EnvelopeLog = EnvelopeLog()) {
+        self.inner = inner
+        acknowledged = log
+    }
 
     var zone: String { inner.zone }
     var deviceID: String { inner.deviceID }
@@ -29,6 +33,11 @@ final class RecordingZone: ZoneStore {
 
     func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
         try inner.acknowledge(sent, sequence: sequence)
-        acknowledged.withLock { $0 += sent }
+        acknowledged.envelopes.withLock { $0 += sent }
     }
+}
+
+/// Envelopes acknowledged as sent, gathered across threads and syncs.
+final class EnvelopeLog: Sendable {
+    let envelopes = Mutex<[Envelope]>([])
 }

@@ -1,12 +1,12 @@
 import FoundationEssentials
 import Replication
-import SQLite
 import Sodium
 @testable import ConfigTrack
 @testable import SecretTrack
 
-/// One device of a convergence run: both tracks over real SQLite files, with the facade's write
-/// order (body before reference, reference before body on removal) and a skewed clock.
+/// One device for the tests of the replication engine itself (compaction, recovery): both
+/// tracks over real SQLite files under a name the test chooses, synced by `ZoneEngine` directly,
+/// with a skewed clock. The convergence property drives whole vaults instead (`VaultDevice`).
 struct SimulatedDevice {
     let name: String
     let config: ConfigStore
@@ -69,26 +69,5 @@ struct SimulatedDevice {
     }
 
     /// Everything replicated, in a canonical text form: equal dumps mean equal replicas.
-    func dump() throws -> [String] {
-        let hosts = try Connection(path: config.queue.path).query("""
-            SELECT id, label, hostname, port, username, auth_method, identity_id, group_id, jump_host_id, password_ref, version_clock, version_device
-            FROM hosts ORDER BY id
-            """) { row in (Int32(0)..<12).map { "\(row.value($0))" }.joined(separator: "|") }
-        let tombstones = try Connection(path: config.queue.path).query("SELECT record_name, version_clock, version_device FROM config_tombstones ORDER BY record_name") {
-            "tombstone \($0.text(0) ?? "") \($0.int64(1)) \($0.text(2) ?? "")"
-        }
-        // Per reference, the state that wins: a body, or the newest deletion if it is of that
-        // incarnation or later. Markers of incarnations a newer body superseded are redundant
-        // (the newer incarnation already beats any delivery of the old one) and need not travel.
-        var winners: [String: String] = [:]
-        for item in try secrets.items() {
-            let sealed = try secrets.read("body") { db in try secrets.state(db, item.reference).sealed } ?? []
-            winners[item.reference] = "item \(item.reference) #\(item.incarnation) \(item.version) \(item.availability) \(sealed)"
-        }
-        for reference in try Connection(path: secrets.queue.path).query("SELECT DISTINCT reference FROM deletion_markers", [], { $0.text(0) ?? "" }) {
-            guard case .deleted(let marker) = try secrets.state(of: reference) else { continue }
-            winners[reference] = "deleted \(reference) #\(marker.incarnation) \(marker.version)"
-        }
-        return hosts + tombstones + winners.keys.sorted().map { winners[$0]! }
-    }
+    func dump() throws -> [String] { try ReplicaDump.lines(config: config, secrets: secrets) }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import Replication
+import Sodium
+@testable import ConfigTrack
+@testable import CredentialVault
+@testable import SecretTrack
+
+/// One device of a convergence run, driven through `Vault` as credctl drives it: the first one
+/// creates the remote with `setRemote`, the others `join` it; every edit is the facade's (so the
+/// write order between the tracks is the one users get), and every sync is `Vault.sync` —
+/// binding check, device announcement, migration checks, conflict and orphan collection — over
+/// a remote the run chooses. Each zone's acknowledged envelopes are recorded across syncs.
+final class VaultDevice: Sendable {
+    let name: String
+    let vault: Vault
+    let acknowledged: [SyncZone: EnvelopeLog] = [.config: EnvelopeLog(), .secrets: EnvelopeLog()]
+
+    var config: ConfigStore { vault.config }
+    var secrets: SecretStore { vault.secrets }
+
+    static let syncPassphrase = "convergence sync passphrase"
+
+    private init(name: String, vault: Vault, skewMilliseconds: Int64) {
+        self.name = name
+        self.vault = vault
+        vault.config.clockSkew.withLock { $0 = skewMilliseconds }
+        vault.secrets.clockSkew.withLock { $0 = skewMilliseconds }
+    }
+
+    /// The first device: a new vault in `directory/name` that creates the remote at `remoteRoot`.
+    static func creatingRemote(name: String, directory: String, remoteRoot: String, skewMilliseconds: Int64) throws -> VaultDevice {
+        let vault = try Vault.create(at: "\(directory)/\(name)", key: .passphrase(try SecretBytes(utf8: name)), kdf: .insecureForTesting())
+        try vault.setRemote(directory: remoteRoot, syncPassphrase: try SecretBytes(utf8: syncPassphrase), kdf: .insecureForTesting())
+        return VaultDevice(name: name, vault: vault, skewMilliseconds: skewMilliseconds)
+    }
+
+    /// Another device: a new vault in `directory/name` joining the remote at `remoteRoot`.
+    static func joining(name: String, directory: String, remoteRoot: String, skewMilliseconds: Int64) throws -> VaultDevice {
+        let vault = try Vault.join(at: "\(directory)/\(name)", remoteDirectory: remoteRoot, syncPassphrase: try SecretBytes(utf8: syncPassphrase),
+                                   key: .passphrase(try SecretBytes(utf8: name)), kdf: .insecureForTesting())
+        return VaultDevice(name: name, vault: vault, skewMilliseconds: skewMilliseconds)
+    }
+
+    /// The transport key the device holds in its binding (what a thief of that file has).
+    func transportKey() throws -> SecretBytes {
+        guard let binding = try RemoteBinding.load(from: vault.directory) else { throw VaultError(.noRemote, "\(name) has no remote binding") }
+        return try binding.key()
+    }
+
+    /// `Vault.sync` of `zones` through `remote` instead of the bound directory, if given.
+    func sync(_ zones: [SyncZone], through remote: (any Remote)?, policy: CompactionPolicy) throws -> [ZoneOutcome] {
+        let logs = acknowledged
+        return try vault.sync(zones: zones, compaction: policy, progress: nil, remote: { remote ?? $0 }, stores: { store in
+            RecordingZone(store, log: logs[store.zone == SyncZone.config.rawValue ? .config : .secrets]!)
+        })
+    }
+
+    /// Everything replicated, in a canonical text form: equal dumps mean equal replicas.
+    func dump() throws -> [String] { try ReplicaDump.lines(config: config, secrets: secrets) }
+}
