@@ -6,13 +6,18 @@ extension Vault {
     /// passphrase, if given) are sealed first, then the identity with its public key is saved.
     @discardableResult
     public func addIdentity(label: String, privateKeyPath: String, username: String? = nil, passphrase: SecretBytes? = nil) throws(VaultError) -> Identity {
+        try addIdentity(id: UUID(), label: label, privateKeyPath: privateKeyPath, username: username, passphrase: passphrase)
+    }
+
+    /// `addIdentity` with the new identity's id chosen by the caller (seeded tests replay exactly).
+    func addIdentity(id: UUID, label: String, privateKeyPath: String, username: String?, passphrase: SecretBytes?) throws(VaultError) -> Identity {
         try VaultError.wrapping {
             let key = try PrivateKeyFile.load(path: privateKeyPath)
             if passphrase != nil && !key.isEncrypted {
                 throw VaultError(.invalidInput, "The key \(privateKeyPath) is not encrypted, so it has no passphrase to store.",
                                  hint: "Add it without a passphrase.")
             }
-            var identity = Identity(label: label, username: username, keyType: key.keyType, publicKey: key.publicKey)
+            var identity = Identity(id: id, label: label, username: username, keyType: key.keyType, publicKey: key.publicKey)
             if passphrase != nil { identity.passphraseRef = .identityPassphrase(identity.id) }
             try config.validate(identity)
             try secrets.put(key.body, for: identity.privateKeyRef.key, availability: newSecretAvailability)

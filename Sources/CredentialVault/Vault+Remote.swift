@@ -82,6 +82,12 @@ extension Vault {
     /// `join` for any kind of remote.
     public static func join(at path: String, remote address: RemoteAddress, syncPassphrase: SecretBytes, key: UnlockKey,
                             kdf: KDFParameters = .recommended(), backend: SecretBackend = .sqlite) throws(VaultError) -> Vault {
+        try join(at: path, remote: address, syncPassphrase: syncPassphrase, key: key, kdf: kdf, backend: backend, deviceID: nil)
+    }
+
+    /// `join` with this device's id chosen by the caller (see `create(at:key:kdf:backend:deviceID:)`).
+    static func join(at path: String, remote address: RemoteAddress, syncPassphrase: SecretBytes, key: UnlockKey,
+                     kdf: KDFParameters, backend: SecretBackend, deviceID: String?) throws(VaultError) -> Vault {
         let directory = VaultDirectory(path: path)
         return try VaultError.wrapping {
             // Joining never creates a directory; a bucket is probed (credentials, create-only writes).
@@ -94,7 +100,7 @@ extension Vault {
             }
             let keys = try openRemoteKeys(bytes, syncPassphrase: syncPassphrase)
             try directory.prepare()
-            let vault = try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf, backend: backend, adopting: keys) }
+            let vault = try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf, backend: backend, adopting: keys, deviceID: deviceID) }
             try RemoteBinding(address: address, vaultID: keys.vaultID, transportKey: keys.transportKey.withUnsafeBytes { Base64.encode($0) },
                               keysDigest: RemoteBinding.digest(bytes), conditionalWrites: conditionalWrites).save(in: directory)
             return vault

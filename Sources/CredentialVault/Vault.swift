@@ -26,23 +26,29 @@ public final class Vault: Sendable {
     /// says where its secrets' sealed bodies are kept.
     public static func create(at path: String, key: UnlockKey, kdf: KDFParameters = .recommended(),
                               backend: SecretBackend = .sqlite) throws(VaultError) -> Vault {
+        try create(at: path, key: key, kdf: kdf, backend: backend, deviceID: nil)
+    }
+
+    /// `create` with this device's id chosen by the caller (a new random one when nil): seeded
+    /// tests give their devices ids that sort the same in every run, so a run replays exactly.
+    static func create(at path: String, key: UnlockKey, kdf: KDFParameters, backend: SecretBackend, deviceID: String?) throws(VaultError) -> Vault {
         let directory = VaultDirectory(path: path)
         return try VaultError.wrapping {
             try directory.prepare()
-            return try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf, backend: backend, adopting: nil) }
+            return try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf, backend: backend, adopting: nil, deviceID: deviceID) }
         }
     }
 
     /// Creates the vault files; `adopting` gives the vault id and vault key of a remote to join.
     static func createLocked(_ directory: VaultDirectory, key: UnlockKey, kdf: KDFParameters, backend: SecretBackend,
-                             adopting remote: RemoteVaultKeys?) throws -> Vault {
+                             adopting remote: RemoteVaultKeys?, deviceID chosen: String?) throws -> Vault {
         try discardInterruptedCreation(in: directory)
         for file in [directory.configPath, directory.secretsPath] where VaultDirectory.exists(file) {
             throw VaultError(.alreadyExists, "\(directory.path) already holds a vault (\(file) exists).",
                              hint: "Use that vault, or choose an empty directory with --vault.")
         }
         let provider = try keyProvider(for: key, creating: true)
-        let deviceID = CanonicalUUID.text(UUID())
+        let deviceID = chosen ?? CanonicalUUID.text(UUID())
         let vaultID = remote?.vaultID ?? CanonicalUUID.text(UUID())
         // Secrets first: a config database alone would look like a vault with no keys.
         let secrets = try SecretStore.create(at: directory.secretsPath, storeID: vaultID, deviceID: deviceID, provider: provider, kdf: kdf,

@@ -25,8 +25,8 @@ struct ConvergenceRun {
         var devices: [VaultDevice] = []
         for index in 0..<(3 + Int(flaky.next(3))) {
             let name = "device-\(index)", skew = Int64(flaky.next(7)) * day - 3 * day
-            devices.append(index == 0 ? try .creatingRemote(name: name, directory: directory, remoteRoot: remoteRoot, skewMilliseconds: skew)
-                                      : try .joining(name: name, directory: directory, remoteRoot: remoteRoot, skewMilliseconds: skew))
+            devices.append(index == 0 ? try .creatingRemote(name: name, id: flaky.uuid(), directory: directory, remoteRoot: remoteRoot, skewMilliseconds: skew)
+                                      : try .joining(name: name, id: flaky.uuid(), directory: directory, remoteRoot: remoteRoot, skewMilliseconds: skew))
         }
         var deleted: Set<String> = []  // "reference#incarnation" deleted anywhere
         let hostile = HostileDevice(root: remoteRoot, generator: flaky, transportKey: try devices[0].transportKey(), honest: devices.map(\.vault.deviceID))
@@ -58,7 +58,7 @@ struct ConvergenceRun {
             policy.immediate = round == 3
             for device in devices { try requireAvailable(try device.sync([.config, .secrets], through: nil, policy: policy), device, "quiescence") }
         }
-        let late = try VaultDevice.joining(name: "late", directory: directory, remoteRoot: remoteRoot, skewMilliseconds: 0)
+        let late = try VaultDevice.joining(name: "late", id: flaky.uuid(), directory: directory, remoteRoot: remoteRoot, skewMilliseconds: 0)
         let joined = try late.sync([.config, .secrets], through: nil, policy: CompactionPolicy())
         try requireAvailable(joined, late, "late join")
         totals.lateJoinsFromSnapshots += joined.map(\.snapshotsRead).reduce(0, +)

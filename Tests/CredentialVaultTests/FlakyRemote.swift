@@ -27,6 +27,15 @@ final class FlakyRemote: Remote {
         }
     }
 
+    /// A version-4 UUID from the generator: ids that sort the same in every run of a seed.
+    func uuid() -> UUID {
+        var bytes = (0..<16).map { _ in UInt8(next(256)) }
+        bytes[6] = bytes[6] & 0x0f | 0x40
+        bytes[8] = bytes[8] & 0x3f | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
     func list(prefix: String) throws -> [String] {
         let names = try inner.list(prefix: prefix)
         var generator = Generator(remote: self)

@@ -45,7 +45,7 @@ extension VaultDevice {
     }
 
     private func addHost(step: Int, random: FlakyRemote) throws {
-        var host = Host(label: "h\(step)-\(name)", hostname: "h\(step).example")
+        var host = Host(id: random.uuid(), label: "h\(step)-\(name)", hostname: "h\(step).example")
         if random.next(2) == 0 { host.groupID = pick(try vault.groups(), random)?.id }
         if random.next(3) == 0, let identity = pick(try vault.identities(), random) {
             host.identityID = identity.id
@@ -95,7 +95,7 @@ extension VaultDevice {
         case (2, var group?):
             group.parentID = pick(groups.filter { $0.id != group.id }, random)?.id
             try vault.saveGroup(group)
-        default: try vault.saveGroup(HostGroup(label: "g\(step)-\(name)", parentID: random.next(2) == 0 ? pick(groups, random)?.id : nil))
+        default: try vault.saveGroup(HostGroup(id: random.uuid(), label: "g\(step)-\(name)", parentID: random.next(2) == 0 ? pick(groups, random)?.id : nil))
         }
     }
 
@@ -106,9 +106,10 @@ extension VaultDevice {
             return deleted
         }
         if random.next(2) == 0 {
-            try vault.addIdentity(label: "i\(step)-\(name)", privateKeyPath: keys.encrypted, passphrase: try SecretBytes(utf8: "key passphrase"))
+            try vault.addIdentity(id: random.uuid(), label: "i\(step)-\(name)", privateKeyPath: keys.encrypted, username: nil,
+                                  passphrase: try SecretBytes(utf8: "key passphrase"))
         } else {
-            try vault.addIdentity(label: "i\(step)-\(name)", privateKeyPath: keys.plain, username: "deploy")
+            try vault.addIdentity(id: random.uuid(), label: "i\(step)-\(name)", privateKeyPath: keys.plain, username: "deploy", passphrase: nil)
         }
         return []
     }
@@ -124,9 +125,9 @@ extension VaultDevice {
         guard let host = pick(try vault.hosts(), random) else { return }
         let port = 1024 + Int(random.next(60_000))
         switch random.next(3) {
-        case 0: try vault.saveForward(PortForwardRule(hostID: host.id, kind: .local, bindPort: port, destinationHost: "db.internal", destinationPort: 5432))
-        case 1: try vault.saveForward(PortForwardRule(hostID: host.id, kind: .remote, bindAddress: "127.0.0.1", bindPort: port, destinationHost: "localhost", destinationPort: 80))
-        default: try vault.saveForward(PortForwardRule(hostID: host.id, kind: .dynamic, bindPort: port))
+        case 0: try vault.saveForward(PortForwardRule(id: random.uuid(), hostID: host.id, kind: .local, bindPort: port, destinationHost: "db.internal", destinationPort: 5432))
+        case 1: try vault.saveForward(PortForwardRule(id: random.uuid(), hostID: host.id, kind: .remote, bindAddress: "127.0.0.1", bindPort: port, destinationHost: "localhost", destinationPort: 80))
+        default: try vault.saveForward(PortForwardRule(id: random.uuid(), hostID: host.id, kind: .dynamic, bindPort: port))
         }
     }
 

@@ -28,16 +28,18 @@ final class VaultDevice: Sendable {
     }
 
     /// The first device: a new vault in `directory/name` that creates the remote at `remoteRoot`.
-    static func creatingRemote(name: String, directory: String, remoteRoot: String, skewMilliseconds: Int64) throws -> VaultDevice {
-        let vault = try Vault.create(at: "\(directory)/\(name)", key: .passphrase(try SecretBytes(utf8: name)), kdf: .insecureForTesting())
+    /// Device ids come from the run's generator, so object names sort the same in every replay.
+    static func creatingRemote(name: String, id: UUID, directory: String, remoteRoot: String, skewMilliseconds: Int64) throws -> VaultDevice {
+        let vault = try Vault.create(at: "\(directory)/\(name)", key: .passphrase(try SecretBytes(utf8: name)), kdf: .insecureForTesting(),
+                                     backend: .sqlite, deviceID: CanonicalUUID.text(id))
         try vault.setRemote(directory: remoteRoot, syncPassphrase: try SecretBytes(utf8: syncPassphrase), kdf: .insecureForTesting())
         return VaultDevice(name: name, vault: vault, skewMilliseconds: skewMilliseconds)
     }
 
     /// Another device: a new vault in `directory/name` joining the remote at `remoteRoot`.
-    static func joining(name: String, directory: String, remoteRoot: String, skewMilliseconds: Int64) throws -> VaultDevice {
-        let vault = try Vault.join(at: "\(directory)/\(name)", remoteDirectory: remoteRoot, syncPassphrase: try SecretBytes(utf8: syncPassphrase),
-                                   key: .passphrase(try SecretBytes(utf8: name)), kdf: .insecureForTesting())
+    static func joining(name: String, id: UUID, directory: String, remoteRoot: String, skewMilliseconds: Int64) throws -> VaultDevice {
+        let vault = try Vault.join(at: "\(directory)/\(name)", remote: .directory(remoteRoot), syncPassphrase: try SecretBytes(utf8: syncPassphrase),
+                                   key: .passphrase(try SecretBytes(utf8: name)), kdf: .insecureForTesting(), backend: .sqlite, deviceID: CanonicalUUID.text(id))
         return VaultDevice(name: name, vault: vault, skewMilliseconds: skewMilliseconds)
     }
 
