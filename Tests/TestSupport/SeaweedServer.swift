@@ -50,12 +50,21 @@ public final class SeaweedServer {
         pid = try FixtureProcesses.spawn(words, log: directory + "/weed.log", environment: ["HOME=\(directory)"])
         let remote = S3Remote(location: try location(), credentials: try credentials())
         // The port first (each S3 request retries for seconds), then one answer from the bucket.
-        for _ in 0..<300 {
+        // A restart on a loaded 2-core machine (its stores recovering after a SIGKILL) has taken
+        // over 30 s, so the wait is by the clock and generous; a server that exited fails at once.
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
             if Loopback.accepts(s3Port), (try? remote.list(prefix: "")) != nil { return }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                FixtureProcesses.unregister(pid)
+                pid = 0
+                throw SeaweedFailure("SeaweedFS exited (status \(status)) before answering on \(endpoint); see \(directory)/weed.log")
+            }
             usleep(100_000)
         }
         stop()
-        throw SeaweedFailure("SeaweedFS did not answer on \(endpoint); see \(directory)/weed.log")
+        throw SeaweedFailure("SeaweedFS did not answer on \(endpoint) within 120 s; see \(directory)/weed.log")
     }
 
     /// Kills the server at once (SIGKILL), as a crash would.
