@@ -8,9 +8,11 @@ import SQLite
 /// Config records as sync delivers them, merged into real stores (SQLite on tmpfs).
 ///
 /// Selector 0: the rest as a config payload (`ConfigPayload.decode` with the column count of the
-/// next byte), which must re-encode to itself. Otherwise: a batch header (writer device,
+/// next byte), which must re-encode to itself. Selector 1: a format-2 payload of the kind the
+/// next byte picks, at a record version from the input (`FieldPayload`), which must re-encode to
+/// itself. Otherwise: a batch header (writer device,
 /// sequence, whether it advances the cursor), then up to 8 envelopes — kind, record id (from a
-/// few, so records meet), deleted flag, format version, clock, payload — each encoded with its
+/// few, so records meet), deleted flag, format version (1, 2 or any), clock, payload — each encoded with its
 /// hash and read back through `BatchCodec.decode` as a fetch would, then applied:
 ///
 /// - to store A in order and to store B in reverse order: both must hold the same records
@@ -25,6 +27,15 @@ public func fuzzConfigMerge(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
         let bytes = input.rest()
         if let values = ConfigPayload.decode(bytes, count: count) {
             FuzzFixtures.require(ConfigPayload.encode(values) == bytes, "a decoded config payload re-encodes to other bytes")
+        }
+        return 0
+    }
+    if input.byte() % 4 == 0 {
+        let kind = kinds[Int(input.byte()) % kinds.count]
+        let version = RecordVersion(clock: input.u64(), device: FuzzFixtures.devices[Int(input.byte()) % FuzzFixtures.devices.count])
+        let bytes = input.rest()
+        if let same = FieldPayload.reencodes(bytes, kind: kind, recordVersion: version) {
+            FuzzFixtures.require(same, "a decoded format-2 config payload re-encodes to other bytes")
         }
         return 0
     }
@@ -65,7 +76,7 @@ private func envelope(_ input: inout FuzzInput) -> Envelope? {
     // A name of another kind, or none at all, now and then.
     let name = idSelector < 240 ? "\(kind)/\(ids[idSelector % ids.count])" : idSelector < 248 ? "host/\(ids[0])" : input.text()
     let flags = input.byte()
-    let formatVersion: UInt16 = flags & 0x80 == 0 ? ConfigPayload.formatVersion : input.u16()
+    let formatVersion: UInt16 = flags & 0x80 != 0 ? input.u16() : flags & 0x40 != 0 ? FieldPayload.formatVersion : ConfigPayload.formatVersion
     let clock = input.u64()
     let writer = FuzzFixtures.devices[Int(flags >> 1 & 3)]
     let payload = input.field()

@@ -108,7 +108,8 @@ enum ReplicationSeeds {
                                                        kdf: KDFParameters(opsLimit: 3, memLimit: 64 << 20, salt: [UInt8](repeating: 7, count: KDFParameters.saltCount))))
     }
 
-    /// FuzzConfigMerge's layout: payloads alone, then whole batches of records, edits and deletions.
+    /// FuzzConfigMerge's layout: format-2 payloads alone, then whole batches of records, edits
+    /// and deletions (after a first byte and a second one that pick neither payload selector).
     private static func writeConfigMerge(_ seeds: SeedWriter, _ envelopes: [Envelope]) {
         let kinds = ["host", "group", "identity", "forward", "device"]
         let ids = [hostID, identityID, groupID].map { $0.uuidString.lowercased() }
@@ -116,22 +117,25 @@ enum ReplicationSeeds {
             writer.byte(UInt8(kinds.firstIndex(of: envelope.kind) ?? 0))
             let id = envelope.recordName.split(separator: "/").last.map(String.init) ?? ""
             writer.byte(UInt8(ids.firstIndex(of: id) ?? 0))
-            writer.byte(deleted ? 1 : 0)
+            writer.byte((deleted ? 1 : 0) | (envelope.formatVersion == 2 ? 0x40 : 0))
             writer.u64(clock)
             writer.field(deleted ? [] : envelope.payload)
         }
         for envelope in envelopes {
-            let columns = ["host": 9, "group": 2, "identity": 6, "forward": 6, "device": 2][envelope.kind] ?? 0
-            seeds.write("FuzzConfigMerge") { $0.byte(0); $0.byte(UInt8(columns)); $0.append(envelope.payload) }
+            // Format 2 alone: selector 1, the kind, the record version, the payload.
+            seeds.write("FuzzConfigMerge") { writer in
+                writer.byte(1); writer.byte(0); writer.byte(UInt8(kinds.firstIndex(of: envelope.kind) ?? 0))
+                writer.u64(envelope.version.clock); writer.byte(0); writer.append(envelope.payload)
+            }
         }
         let clock = envelopes.map(\.version.clock).max() ?? 0
         seeds.write("FuzzConfigMerge") { writer in
-            writer.byte(1); writer.byte(1); writer.u64(sequence); writer.byte(1)
+            writer.byte(1); writer.byte(1); writer.byte(1); writer.u64(sequence); writer.byte(1)
             for envelope in envelopes.prefix(8) { entry(&writer, envelope, clock: envelope.version.clock) }
         }
         for envelope in envelopes {
             seeds.write("FuzzConfigMerge") { writer in
-                writer.byte(1); writer.byte(2); writer.u64(sequence + 1); writer.byte(0)
+                writer.byte(1); writer.byte(1); writer.byte(2); writer.u64(sequence + 1); writer.byte(0)
                 entry(&writer, envelope, clock: clock)
                 entry(&writer, envelope, clock: clock + 1, deleted: true)
                 entry(&writer, envelope, clock: clock + 2)

@@ -8,6 +8,19 @@ package enum ConfigPayload {
 
     package static func encode(_ values: [SQLValue]) -> [UInt8] {
         var writer = ByteWriter()
+        encode(values, into: &writer)
+        return writer.bytes
+    }
+
+    /// Decodes exactly `count` values, or nil for anything malformed.
+    package static func decode(_ bytes: [UInt8], count: Int) -> [SQLValue]? {
+        var reader = ByteReader(bytes)
+        guard let values = try? decode(from: &reader, count: count), reader.isAtEnd else { return nil }
+        return values
+    }
+
+    /// A u16 count, then each value tagged (format 2 writes each field group's values so).
+    static func encode(_ values: [SQLValue], into writer: inout ByteWriter) {
         writer.u16(UInt16(values.count))
         for value in values {
             switch value {
@@ -18,28 +31,20 @@ package enum ConfigPayload {
             case .real(let number): writer.u8(4); writer.u64(number.bitPattern)
             }
         }
-        return writer.bytes
     }
 
-    /// Decodes exactly `count` values, or nil for anything malformed.
-    package static func decode(_ bytes: [UInt8], count: Int) -> [SQLValue]? {
-        var reader = ByteReader(bytes)
-        do {
-            guard Int(try reader.u16()) == count else { return nil }
-            var values: [SQLValue] = []
-            for _ in 0..<count {
-                switch try reader.u8() {
-                case 0: values.append(.null)
-                case 1: values.append(.integer(try reader.i64()))
-                case 2: values.append(.text(try reader.string()))
-                case 3: values.append(.blob(try reader.data()))
-                case 4: values.append(.real(Double(bitPattern: try reader.u64())))
-                default: return nil
-                }
+    /// Reads what `encode(_:into:)` wrote, refusing any count but `count`.
+    static func decode(from reader: inout ByteReader, count: Int) throws -> [SQLValue] {
+        guard Int(try reader.u16()) == count else { throw ReplicationError(.malformed, "A config payload holds the wrong number of values.") }
+        return try (0..<count).map { _ in
+            switch try reader.u8() {
+            case 0: return .null
+            case 1: return .integer(try reader.i64())
+            case 2: return .text(try reader.string())
+            case 3: return .blob(try reader.data())
+            case 4: return .real(Double(bitPattern: try reader.u64()))
+            default: throw ReplicationError(.malformed, "A config value has an unknown tag.")
             }
-            return reader.isAtEnd ? values : nil
-        } catch {
-            return nil
         }
     }
 }

@@ -10,13 +10,15 @@ protocol ConfigRecord: Sendable {
     /// Columns after `id`, in the order of `columnValues` and of the row handed to `init(row:)`;
     /// the two version columns always come last.
     static var columns: [String] { get }
+    /// The columns that merge as one value, each column in exactly one group, in wire order.
+    static var fieldGroups: [FieldGroup] { get }
     var id: UUID { get }
     var version: RecordVersion? { get set }
     var columnValues: [SQLBindable] { get }
     static var selectSQL: String { get }
-    /// `INSERT OR REPLACE` of id, columns and version, built once per type.
+    /// `INSERT OR REPLACE` of id, columns, version and field stamps, built once per type.
     static var insertSQL: String { get }
-    /// The columns and version of one record by id (no id), built once per type.
+    /// The columns, version and field stamps of one record by id (no id), built once per type.
     static var selectColumnsSQL: String { get }
     /// `selectSQL` for one id.
     static var selectByIDSQL: String { get }
@@ -30,13 +32,15 @@ extension ConfigRecord {
 
     /// The SELECT every read of this kind starts with. Each record type stores it once
     /// (`static let selectSQL = makeSelectSQL()`): it is built on every hot-path query otherwise.
+    /// `INSERT OR REPLACE` of id, columns, version and the field groups' stamps (`fields`).
     static func makeInsertSQL() -> String {
-        let names = ["id"] + columns + ["version_clock", "version_device"]
+        let names = ["id"] + columns + ["version_clock", "version_device", "fields"]
         return "INSERT OR REPLACE INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
     }
 
+    /// The columns, version and `fields` of one record by id.
     static func makeSelectColumnsSQL() -> String {
-        "SELECT \((columns + ["version_clock", "version_device"]).joined(separator: ", ")) FROM \(table) WHERE id = ?"
+        "SELECT \((columns + ["version_clock", "version_device", "fields"]).joined(separator: ", ")) FROM \(table) WHERE id = ?"
     }
 
     static func makeSelectSQL() -> String {

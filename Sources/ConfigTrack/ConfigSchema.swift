@@ -52,5 +52,23 @@ enum ConfigSchema {
         SyncTables.publishIntentMigration,
         SyncTables.compactionMigration,
         SyncTables.quarantineBoundsMigration,
+        fieldVersionsMigration,
     ])
+
+    /// Field groups carry their own versions (`fields`, NULL while every group has the row's
+    /// version seen alone), and losing field values are kept where they were written.
+    static let fieldVersionsMigration = Migration("config: field versions and conflicts") { db in
+        for table in ["hosts", "host_groups", "identities", "port_forwards", "devices"] {
+            try db.execute("ALTER TABLE \(table) ADD COLUMN fields BLOB")
+        }
+        try db.execute("""
+            CREATE TABLE config_conflicts (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                record_name TEXT NOT NULL, kind TEXT NOT NULL, field_group TEXT NOT NULL,
+                kept_values BLOB NOT NULL, kept_clock INTEGER NOT NULL, kept_device TEXT NOT NULL,
+                winner_values BLOB, winner_clock INTEGER NOT NULL, winner_device TEXT NOT NULL, winner_deleted INTEGER NOT NULL,
+                record_state BLOB NOT NULL, recorded_at INTEGER NOT NULL,
+                UNIQUE (record_name, field_group, kept_clock, kept_device));
+            """)
+    }
 }

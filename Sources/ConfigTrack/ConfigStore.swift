@@ -147,25 +147,34 @@ public final class ConfigStore: Sendable {
         if taken { throw ConfigError(.alreadyExists, "A \(R.kind) labelled '\(record.label)' already exists.", hint: "Choose another label or edit the existing \(R.kind).") }
     }
 
-    /// Stamps a new version, stores the record and journals it, inside the caller's write.
+    /// Stamps a new version on the field groups that changed, stores the record and journals it,
+    /// inside the caller's write. Groups left as they were keep their versions, so an edit of one
+    /// field never overrides another device's concurrent edit of another. A save that changes
+    /// nothing writes and sends nothing.
     ///
     /// Optimistic: a record without a version must be new, and one with a version must still
     /// hold exactly that version — so two processes editing at once cannot lose an update, and
     /// an edit cannot bring back a record removed meanwhile.
     func persist<R: ConfigRecord>(_ db: Connection, _ record: R) throws -> R {
-        let stored = try db.queryFirst("SELECT version_clock, version_device FROM \(R.table) WHERE id = ?", [CanonicalUUID.text(record.id)]) {
-            RecordVersion(clock: $0.uint64(0), device: $0.text(1) ?? "")
-        }
+        let key = CanonicalUUID.text(record.id)
+        let stored = try StoredRecord.read(db, R.self, key: key)
         let removed = try db.queryFirst("SELECT 1 FROM config_tombstones WHERE record_name = ?", [record.recordName]) { _ in true } ?? false
-        guard stored == record.version, !(record.version == nil && removed) else {
+        guard stored?.version == record.version, !(record.version == nil && removed) else {
             throw ConfigError(.conflict, "The \(R.kind) was changed or removed by another process meanwhile; nothing was saved.",
                               hint: "Run the command again.")
         }
+        let values = record.columnValues.map(\.sqlValue)
+        let changed = R.fieldGroups.map { group in stored.map { group.values(of: $0.values) != group.values(of: values) } ?? true }
+        guard changed.contains(true) else { return record }
         var stamped = record
-        stamped.version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
-        try db.run(R.insertSQL, [CanonicalUUID.text(record.id)] + stamped.columnValues + [stamped.version!.clock, deviceID])
+        let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
+        stamped.version = version
+        let stamps = changed.indices.map { index in
+            changed[index] ? FieldStamp(writing: version, after: stored?.stamps[index]) : stored!.stamps[index]
+        }
+        try db.run(R.insertSQL, [key] + values.map { $0 as SQLBindable } + [version.clock, deviceID, FieldStamp.stored(stamps, recordVersion: version)])
         try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [stamped.recordName])
-        try Journal.record(db, JournalEntry(recordName: stamped.recordName, kind: R.kind, version: stamped.version!, deleted: false))
+        try Journal.record(db, JournalEntry(recordName: stamped.recordName, kind: R.kind, version: version, deleted: false))
         return stamped
     }
 

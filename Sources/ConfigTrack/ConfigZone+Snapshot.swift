@@ -10,12 +10,9 @@ extension ConfigZone {
         try store.read("read the config state for a snapshot") { db in
             guard let frame = try SyncTables.snapshotFrame(db, zone: zone, ownDevice: deviceID) else { return nil }
             for type in Self.kinds.values.sorted(by: { $0.kind < $1.kind }) {
-                let count = Int32(type.columns.count)
-                let sql = "SELECT id, " + (type.columns + ["version_clock", "version_device"]).joined(separator: ", ") + " FROM \(type.table) ORDER BY id"
-                try db.forEach(sql) { row in
-                    try emit(Envelope(recordName: type.kind + "/" + (row.text(0) ?? ""), kind: type.kind, formatVersion: ConfigPayload.formatVersion,
-                                      version: RecordVersion(clock: row.uint64(count + 1), device: row.text(count + 2) ?? ""), deleted: false,
-                                      incarnation: 0, payload: ConfigPayload.encode((1...count).map { row.value($0) })))
+                try StoredRecord.forEach(db, type) { id, stored in
+                    try emit(Envelope(recordName: type.kind + "/" + id, kind: type.kind, formatVersion: FieldPayload.formatVersion,
+                                      version: stored.version, deleted: false, incarnation: 0, payload: stored.payload(type)))
                 }
             }
             try db.forEach("SELECT record_name, kind, version_clock, version_device FROM config_tombstones ORDER BY record_name") { row in

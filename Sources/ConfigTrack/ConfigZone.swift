@@ -51,54 +51,6 @@ public struct ConfigZone: SQLiteZoneStore {
         }
     }
 
-    /// Merges one envelope: applied, ignored (what this device has wins), or quarantined.
-    /// `known` false: the store certainly holds no live row for this name (tombstones are
-    /// still looked up when there are any).
-    private func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, tombstones: Bool, known: Bool = true) throws -> MergeOutcome {
-        guard let type = Self.kinds[envelope.kind] else { return .unsupported("unknown record kind '\(envelope.kind)'") }
-        guard envelope.formatVersion == ConfigPayload.formatVersion else { return .unsupported("unsupported \(envelope.kind) format version \(envelope.formatVersion)") }
-        guard let id = Self.id(of: envelope.recordName, kind: envelope.kind) else { return .quarantined("malformed record name") }
-        let local = try localEnvelope(db, type: type, id: id, recordName: envelope.recordName, rows: known, tombstones: tombstones)
-        if let local, !Merge.wins(envelope, over: local) {
-            return .ignored
-        }
-        let key = CanonicalUUID.text(id)
-        if envelope.deleted {
-            try db.run("DELETE FROM \(type.table) WHERE id = ?", [key])
-            try db.run("INSERT OR REPLACE INTO config_tombstones (record_name, kind, version_clock, version_device) VALUES (?, ?, ?, ?)",
-                       [envelope.recordName, envelope.kind, envelope.version.clock, envelope.version.device])
-        } else {
-            // Checked before anything is written, by the code that reads the record from its table.
-            guard let values = ConfigPayload.decode(envelope.payload, count: type.columns.count) else { return .quarantined("invalid \(envelope.kind) payload") }
-            let row = [SQLValue.text(key)] + values + [SQLValue.integer(Int64(bitPattern: envelope.version.clock)), .text(envelope.version.device)]
-            // The rules a local save passes, so nothing arrives that this device could not have written.
-            do {
-                let record = try type.init(row: Row(values: row))
-                // What is stored is what was checked: a value of another type (a blob where a
-                // user name or reference belongs) reads as absent, passes the rules, and is
-                // read back as text once stored.
-                guard record.columnValues.map(\.sqlValue) == values else { return .quarantined("invalid \(envelope.kind) payload: a field holds a value of the wrong type") }
-                try ConfigValidation.record(record)
-            } catch let error as ConfigError where error.code == .invalid {
-                return .quarantined("invalid \(envelope.kind): \(error.message)")
-            } catch {
-                return .quarantined("invalid \(envelope.kind) payload")
-            }
-            do {
-                try db.run(type.insertSQL, row)
-            } catch let error as SQLiteError where error.code == .constraint {
-                // A column the table requires is NULL in the payload (records read such values as
-                // 0 or empty, which some kinds accept): as invalid as failing validation, and only
-                // this statement failed, so the rest of the fetch still applies.
-                return .quarantined("invalid \(envelope.kind) payload")
-            }
-            if local?.deleted == true { try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName]) }
-        }
-        // The fetched version beats whatever this device had, including a pending edit.
-        if pending { try Journal.discard(db, recordName: envelope.recordName) }
-        return .applied
-    }
-
     /// This device's current state of a record as an envelope: the live row or its tombstone.
     private func localEnvelope(_ db: Connection, recordName: String) throws -> Envelope? {
         guard let slash = recordName.firstIndex(of: "/"), let type = Self.kinds[String(recordName[..<slash])],
@@ -106,21 +58,24 @@ public struct ConfigZone: SQLiteZoneStore {
         return try localEnvelope(db, type: type, id: id, recordName: recordName, rows: true, tombstones: true)
     }
 
-    private func localEnvelope(_ db: Connection, type: any ConfigRecord.Type, id: UUID, recordName: String, rows: Bool, tombstones: Bool) throws -> Envelope? {
-        if rows, let (values, version) = try db.queryFirst(type.selectColumnsSQL, [CanonicalUUID.text(id)], { row in
-            ((0..<Int32(type.columns.count)).map { row.value($0) },
-             RecordVersion(clock: row.uint64(Int32(type.columns.count)), device: row.text(Int32(type.columns.count) + 1) ?? ""))
-        }) {
-            return Envelope(recordName: recordName, kind: type.kind, formatVersion: ConfigPayload.formatVersion, version: version,
-                            deleted: false, incarnation: 0, payload: ConfigPayload.encode(values))
+    func localEnvelope(_ db: Connection, type: any ConfigRecord.Type, id: UUID, recordName: String, rows: Bool, tombstones: Bool) throws -> Envelope? {
+        if rows, let stored = try StoredRecord.read(db, type, key: CanonicalUUID.text(id)) {
+            return Envelope(recordName: recordName, kind: type.kind, formatVersion: FieldPayload.formatVersion, version: stored.version,
+                            deleted: false, incarnation: 0, payload: stored.payload(type))
         }
         guard tombstones else { return nil }
-        return try db.queryFirst("SELECT version_clock, version_device FROM config_tombstones WHERE record_name = ?", [recordName]) {
-            tombstone(recordName, kind: type.kind, version: RecordVersion(clock: $0.uint64(0), device: $0.text(1) ?? ""))
+        return try tombstone(db, recordName: recordName, kind: type.kind)
+    }
+
+    /// The record's tombstone here, if it has one. Tombstones stay format 1 (an empty payload),
+    /// so every build applies a deletion at once.
+    func tombstone(_ db: Connection, recordName: String, kind: String) throws -> Envelope? {
+        try db.queryFirst("SELECT version_clock, version_device FROM config_tombstones WHERE record_name = ?", [recordName]) {
+            tombstone(recordName, kind: kind, version: RecordVersion(clock: $0.uint64(0), device: $0.text(1) ?? ""))
         }
     }
 
-    private func tombstone(_ recordName: String, kind: String, version: RecordVersion) -> Envelope {
+    func tombstone(_ recordName: String, kind: String, version: RecordVersion) -> Envelope {
         Envelope(recordName: recordName, kind: kind, formatVersion: ConfigPayload.formatVersion, version: version, deleted: true, incarnation: 0, payload: [])
     }
 

@@ -22,6 +22,7 @@ extension Device: ConfigRecord {
     static let kind = "device"
     static let table = "devices"
     static let columns = ["display_name", "first_seen"]
+    static let fieldGroups = [FieldGroup("announcement", [0, 1])]
     static let selectSQL = makeSelectSQL()
     static let insertSQL = makeInsertSQL()
     static let selectColumnsSQL = makeSelectColumnsSQL()

@@ -38,6 +38,9 @@ extension Host: LabeledRecord {
     static let kind = "host"
     static let table = "hosts"
     static let columns = ["label", "hostname", "port", "username", "auth_method", "identity_id", "group_id", "jump_host_id", "password_ref"]
+    /// A method merges with its credentials; a hostname with its port (docs/concurrent-edits.md).
+    static let fieldGroups = [FieldGroup("label", [0]), FieldGroup("endpoint", [1, 2]), FieldGroup("username", [3]), FieldGroup("auth", [4, 5, 8]),
+                              FieldGroup("group", [6]), FieldGroup("jump-host", [7])]
     static let selectSQL = makeSelectSQL()
     static let insertSQL = makeInsertSQL()
     static let selectColumnsSQL = makeSelectColumnsSQL()

@@ -20,6 +20,7 @@ extension HostGroup: LabeledRecord {
     static let kind = "group"
     static let table = "host_groups"
     static let columns = ["label", "parent_id"]
+    static let fieldGroups = [FieldGroup("label", [0]), FieldGroup("parent", [1])]
     static let selectSQL = makeSelectSQL()
     static let insertSQL = makeInsertSQL()
     static let selectColumnsSQL = makeSelectColumnsSQL()

@@ -33,6 +33,8 @@ extension Identity: LabeledRecord {
     static let kind = "identity"
     static let table = "identities"
     static let columns = ["label", "username", "key_type", "public_key", "private_key_ref", "passphrase_ref"]
+    /// The key pair's type, public half and secret references merge as one.
+    static let fieldGroups = [FieldGroup("label", [0]), FieldGroup("username", [1]), FieldGroup("key", [2, 3, 4, 5])]
     static let selectSQL = makeSelectSQL()
     static let insertSQL = makeInsertSQL()
     static let selectColumnsSQL = makeSelectColumnsSQL()

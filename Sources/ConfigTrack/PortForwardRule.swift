@@ -39,6 +39,8 @@ extension PortForwardRule: ConfigRecord {
     static let kind = "forward"
     static let table = "port_forwards"
     static let columns = ["host_id", "kind", "bind_address", "bind_port", "destination_host", "destination_port"]
+    /// One forward is one specification: its parts merge as one.
+    static let fieldGroups = [FieldGroup("host", [0]), FieldGroup("rule", [1, 2, 3, 4, 5])]
     static let selectSQL = makeSelectSQL()
     static let insertSQL = makeInsertSQL()
     static let selectColumnsSQL = makeSelectColumnsSQL()

@@ -66,6 +66,13 @@ public enum Journal {
                    [recordName, version.clock, version.device])
     }
 
+    /// The version pending for `recordName`, if any.
+    public static func pendingVersion(_ db: Connection, recordName: String) throws -> RecordVersion? {
+        try db.queryFirst("SELECT version_clock, version_device FROM replication_journal WHERE record_name = ?", [recordName]) {
+            RecordVersion(clock: $0.uint64(0), device: $0.text(1) ?? "")
+        }
+    }
+
     /// Drops the pending intent for `recordName` (a fetched version superseded it).
     public static func discard(_ db: Connection, recordName: String) throws {
         try db.run("DELETE FROM replication_journal WHERE record_name = ?", [recordName])

@@ -166,9 +166,10 @@ public enum SyncTables {
             for envelope in batch.envelopes {
                 let outcome = try merge(envelope, pending.contains(envelope.recordName), deletionsSeen)
                 if outcome == .applied || outcome == .ignored { newestAccepted = max(newestAccepted ?? envelope.version, envelope.version) }
-                // A fetched version that won replaced any pending edit (the merge discarded it).
+                // A fetched version that won replaced a pending edit, unless the merge kept part of
+                // it to send (a field-level merge): the journal says which.
                 if outcome == .applied {
-                    pending.remove(envelope.recordName)
+                    if pending.contains(envelope.recordName), try Journal.pendingVersion(db, recordName: envelope.recordName) == nil { pending.remove(envelope.recordName) }
                     if envelope.deleted { deletionsSeen = true }
                 }
                 try record(outcome, of: envelope, in: &report, db, zone: zone, device: batch.device)

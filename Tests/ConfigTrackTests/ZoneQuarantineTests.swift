@@ -93,7 +93,7 @@ final class ZoneQuarantineTests: XCTestCase {
 
     func testARecordThatBreaksTheFieldRulesIsQuarantinedBeforeAnythingIsWritten() throws {
         let good = try hostEnvelope("fine")
-        var values = try XCTUnwrap(ConfigPayload.decode(good.payload, count: Host.columns.count))
+        var values = Host(label: "fine", hostname: "fine.example").columnValues.map(\.sqlValue)
         values[2] = .text("twenty-two")  // the port
         let bad = Envelope(recordName: good.recordName, kind: "host", formatVersion: 1, version: good.version, deleted: false,
                            incarnation: 0, payload: ConfigPayload.encode(values))
@@ -108,7 +108,7 @@ final class ZoneQuarantineTests: XCTestCase {
 
     func testWhatANewerBuildWroteIsKeptWholeAndAppliesOnceThisBuildUnderstandsIt() throws {
         let version = RecordVersion(clock: 5 << 16, device: "device-a")
-        let newer = Envelope(recordName: "host/" + CanonicalUUID.text(UUID()), kind: "host", formatVersion: 2, version: version, deleted: false,
+        let newer = Envelope(recordName: "host/" + CanonicalUUID.text(UUID()), kind: "host", formatVersion: 3, version: version, deleted: false,
                              incarnation: 0, payload: [7, 7])
         let damaged = Envelope(recordName: "host/" + CanonicalUUID.text(UUID()), kind: "host", formatVersion: 1, version: version,
                                deleted: false, incarnation: 0, payload: [0, 9, 9])
@@ -120,11 +120,13 @@ final class ZoneQuarantineTests: XCTestCase {
         XCTAssertEqual(try sync().applied, 0)
         XCTAssertEqual(try store.quarantined(), entries)
 
-        // What an older build quarantined as unsupported — a host record of format 1 — is what
-        // this build sees after an upgrade: the next sync applies it and clears the entry.
+        // What an older build quarantined as unsupported — a host record of format 2, written by
+        // this build — is what this build sees after an upgrade: the next sync applies it and
+        // clears the entry.
         let host = try hostEnvelope("from-the-future")
+        XCTAssertEqual(host.formatVersion, FieldPayload.formatVersion)
         try store.write("quarantine as an older build would") { db in
-            try Journal.quarantine(db, zone: "config", recordName: host.recordName, reason: "unsupported host format version 1",
+            try Journal.quarantine(db, zone: "config", recordName: host.recordName, reason: "unsupported host format version 2",
                                    bytes: host.payload, at: version, envelope: BatchCodec.encode(host))
         }
         let upgraded = try sync()

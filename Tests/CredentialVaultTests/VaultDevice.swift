@@ -1,6 +1,8 @@
 import Foundation
 import Replication
 import Sodium
+import SQLite
+import Synchronization
 @testable import ConfigTrack
 @testable import CredentialVault
 @testable import SecretTrack
@@ -14,6 +16,15 @@ final class VaultDevice: Sendable {
     let name: String
     let vault: Vault
     let acknowledged: [SyncZone: EnvelopeLog] = [.config: EnvelopeLog(), .secrets: EnvelopeLog()]
+    /// Every config field value this device wrote, sent or not, by "record group version".
+    let fieldWrites = Mutex<[String: FieldWrite]>([:])
+
+    /// One field group value a device wrote.
+    struct FieldWrite: Sendable {
+        let recordName: String
+        let group: String
+        let stamp: FieldStamp
+    }
 
     var config: ConfigStore { vault.config }
     var secrets: SecretStore { vault.secrets }
@@ -55,6 +66,21 @@ final class VaultDevice: Sendable {
         return try vault.sync(zones: zones, compaction: policy, progress: nil, remote: { remote ?? $0 }, stores: { store in
             RecordingZone(store, log: logs[store.zone == SyncZone.config.rawValue ? .config : .secrets]!)
         })
+    }
+
+    /// Notes the field values this device wrote that are in its replica now (after each edit).
+    func noteFieldWrites() throws {
+        let db = try Connection(path: config.queue.path)
+        var found: [String: FieldWrite] = [:]
+        for type in ConfigZone.kinds.values {
+            try StoredRecord.forEach(db, type) { id, stored in
+                for (group, stamp) in zip(type.fieldGroups, stored.stamps) where stamp.version.device == vault.deviceID {
+                    let write = FieldWrite(recordName: "\(type.kind)/\(id)", group: group.name, stamp: stamp)
+                    found["\(write.recordName) \(group.name) \(stamp.version)"] = write
+                }
+            }
+        }
+        fieldWrites.withLock { $0.merge(found) { old, _ in old } }
     }
 
     /// Everything replicated, in a canonical text form: equal dumps mean equal replicas.

@@ -1,0 +1,62 @@
+import Replication
+import SQLite
+
+extension ConfigStore {
+    /// How long a losing field value is kept for `conflicts restore` (as for secrets).
+    public static let conflictRetentionDays: Int64 = 90
+
+    private static let selectConflict = """
+        SELECT id, record_name, kind, field_group, kept_values, kept_clock, kept_device,
+               winner_values, winner_clock, winner_device, winner_deleted, record_state, recorded_at FROM config_conflicts
+        """
+
+    /// Keeps `group`'s value of `record` (written by `keptVersion`) as beaten by `winner` (nil
+    /// for a deletion) at `winnerVersion`; called by the merge inside its transaction. A value
+    /// kept once is not kept again.
+    static func keepConflict(_ db: Connection, _ type: any ConfigRecord.Type, recordName: String, group: FieldGroup, record: [SQLValue],
+                             keptVersion: RecordVersion, winner: [SQLValue]?, winnerVersion: RecordVersion) throws {
+        try db.run("""
+            INSERT OR IGNORE INTO config_conflicts (record_name, kind, field_group, kept_values, kept_clock, kept_device,
+                                                    winner_values, winner_clock, winner_device, winner_deleted, record_state, recorded_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [recordName, type.kind, group.name, ConfigPayload.encode(group.values(of: record)), keptVersion.clock, keptVersion.device,
+                  winner.map(ConfigPayload.encode), winnerVersion.clock, winnerVersion.device, winner == nil, ConfigPayload.encode(record),
+                  Int64(HybridLogicalClock.wallMilliseconds() / 1_000)])
+    }
+
+    /// The kept losing field values, oldest first.
+    public func conflicts() throws -> [ConfigConflict] {
+        try read("list config conflicts") { db in try db.query(Self.selectConflict + " ORDER BY id") { Self.conflict($0) }.compactMap { $0 } }
+    }
+
+    /// Forgets the kept value `id`; false if there is none.
+    @discardableResult
+    public func dropConflict(_ id: Int64) throws -> Bool {
+        try write("drop config conflict \(id)") { db in
+            try db.run("DELETE FROM config_conflicts WHERE id = ?", [id])
+            return db.changes > 0
+        }
+    }
+
+    /// Collects kept values older than the retention period; returns how many went.
+    @discardableResult
+    public func collectExpiredConflicts(now: Int64 = Int64(HybridLogicalClock.wallMilliseconds() / 1_000)) throws -> Int {
+        try write("collect expired config conflicts") { db in
+            try db.run("DELETE FROM config_conflicts WHERE recorded_at < ?", [now - Self.conflictRetentionDays * 86_400])
+            return db.changes
+        }
+    }
+
+    /// A row as a conflict; nil for a kind or group this build does not know (kept, not shown).
+    private static func conflict(_ row: Row) -> ConfigConflict? {
+        guard let type = ConfigZone.kinds[row.text(2) ?? ""], let group = type.fieldGroups.first(where: { $0.name == row.text(3) }),
+              let kept = ConfigPayload.decode(row.blob(4) ?? [], count: group.columns.count),
+              let state = ConfigPayload.decode(row.blob(11) ?? [], count: type.columns.count) else { return nil }
+        let winner = row.blob(7).flatMap { ConfigPayload.decode($0, count: group.columns.count) }
+        return ConfigConflict(id: row.int64(0), recordName: row.text(1) ?? "", kind: type.kind, group: group.name,
+                              columns: group.columns.map { type.columns[$0] }, kept: kept,
+                              keptVersion: RecordVersion(clock: row.uint64(5), device: row.text(6) ?? ""),
+                              winner: row.bool(10) ? nil : winner, winnerVersion: RecordVersion(clock: row.uint64(8), device: row.text(9) ?? ""),
+                              recordState: state, recordedAt: row.int64(12))
+    }
+}

@@ -1,0 +1,170 @@
+import FoundationEssentials
+import Replication
+import SQLite
+
+extension ConfigZone {
+    /// Merges one envelope: applied, ignored (what this device has wins), or quarantined.
+    /// `known` false: the store certainly holds no live row for this name (tombstones are
+    /// still looked up when there are any).
+    ///
+    /// A deletion beats every live version. Live records merge per field group: each group takes
+    /// the newer of the two values (docs/concurrent-edits.md), so concurrent edits of different
+    /// groups both survive; a value this device wrote that loses to one written without knowing
+    /// it is kept as a conflict first.
+    func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, tombstones: Bool, known: Bool = true) throws -> MergeOutcome {
+        guard let type = Self.kinds[envelope.kind] else { return .unsupported("unknown record kind '\(envelope.kind)'") }
+        guard [ConfigPayload.formatVersion, FieldPayload.formatVersion].contains(envelope.formatVersion) else {
+            return .unsupported("unsupported \(envelope.kind) format version \(envelope.formatVersion)")
+        }
+        guard let id = Self.id(of: envelope.recordName, kind: envelope.kind) else { return .quarantined("malformed record name") }
+        let key = CanonicalUUID.text(id)
+        let stored = known ? try StoredRecord.read(db, type, key: key) : nil
+        if envelope.deleted {
+            return try mergeDeletion(db, envelope, type: type, key: key, stored: stored, pending: pending, tombstones: tombstones)
+        }
+        let incoming: IncomingRecord
+        switch decode(envelope, type) {
+        case .record(let decoded): incoming = decoded
+        case .refused(let outcome): return outcome
+        }
+        // A deletion is terminal: no live version brings the record back.
+        if stored == nil, tombstones, try tombstone(db, recordName: envelope.recordName, kind: type.kind) != nil { return .ignored }
+        guard let stored else {
+            return try storing { try store(db, type, key: key, values: incoming.values, stamps: incoming.stamps) } ?? .applied
+        }
+        var values = stored.values, stamps = stored.stamps
+        var keepsOwn = false
+        for (index, group) in type.fieldGroups.enumerated() {
+            let mine = stored.stamps[index], theirs = incoming.stamps[index]
+            let myValues = group.values(of: stored.values), theirValues = group.values(of: incoming.values)
+            guard Self.wins(theirs, theirValues, over: mine, myValues) else {
+                if mine.version.device == deviceID { keepsOwn = true }
+                continue
+            }
+            // Written here, and beaten by a write that did not know it: kept. (A format-1 winner
+            // cannot say what it knew: only a value not yet sent is kept, as format 1 did.)
+            if mine.version.device == deviceID, !theirs.context.covers(mine.version), !incoming.legacy || pending {
+                try ConfigStore.keepConflict(db, type, recordName: envelope.recordName, group: group, record: stored.values,
+                                             keptVersion: mine.version, winner: theirValues, winnerVersion: theirs.version)
+            }
+            for column in group.columns { values[column] = incoming.values[column] }
+            stamps[index] = theirs
+        }
+        guard stamps != stored.stamps || values != stored.values else { return .ignored }
+        var version = stored.version
+        if let refused = try storing({ version = try store(db, type, key: key, values: values, stamps: stamps) }) { return refused }
+        // A pending edit of groups that held is sent again with what arrived; one whose every
+        // group lost has nothing left to send.
+        if pending {
+            if keepsOwn {
+                try Journal.record(db, JournalEntry(recordName: envelope.recordName, kind: type.kind, version: version, deleted: false))
+            } else {
+                try Journal.discard(db, recordName: envelope.recordName)
+            }
+        }
+        return .applied
+    }
+
+    /// Whether `theirs` (with `theirValues`) beats `mine`: the newer version, then the greater
+    /// value bytes, then the greater context bytes — a total order, so every device agrees.
+    static func wins(_ theirs: FieldStamp, _ theirValues: [SQLValue], over mine: FieldStamp, _ myValues: [SQLValue]) -> Bool {
+        if theirs.version != mine.version { return mine.version < theirs.version }
+        let (a, b) = (ConfigPayload.encode(myValues), ConfigPayload.encode(theirValues))
+        if a != b { return a.lexicographicallyPrecedes(b) }
+        var (x, y) = (ByteWriter(), ByteWriter())
+        mine.context.encode(into: &x)
+        theirs.context.encode(into: &y)
+        return x.bytes.lexicographicallyPrecedes(y.bytes)
+    }
+
+    /// A deletion: it replaces a live record (whose values written here that the deleting
+    /// device could not have seen are kept as conflicts) or an older tombstone.
+    private func mergeDeletion(_ db: Connection, _ envelope: Envelope, type: any ConfigRecord.Type, key: String, stored: StoredRecord?,
+                               pending: Bool, tombstones: Bool) throws -> MergeOutcome {
+        if stored == nil, tombstones, let local = try tombstone(db, recordName: envelope.recordName, kind: type.kind), !Merge.wins(envelope, over: local) {
+            return .ignored
+        }
+        if let stored {
+            // Without the deletion's context, a value is known to be unseen by it when it is
+            // newer (a deleting device that had seen it would have stamped its deletion later)
+            // or when it was never sent.
+            let unsent = pending ? try Journal.pendingVersion(db, recordName: envelope.recordName) : nil
+            for (index, group) in type.fieldGroups.enumerated() {
+                let mine = stored.stamps[index]
+                guard mine.version.device == deviceID, envelope.version < mine.version || unsent == mine.version else { continue }
+                try ConfigStore.keepConflict(db, type, recordName: envelope.recordName, group: group, record: stored.values,
+                                             keptVersion: mine.version, winner: nil, winnerVersion: envelope.version)
+            }
+            try db.run("DELETE FROM \(type.table) WHERE id = ?", [key])
+        }
+        try db.run("INSERT OR REPLACE INTO config_tombstones (record_name, kind, version_clock, version_device) VALUES (?, ?, ?, ?)",
+                   [envelope.recordName, envelope.kind, envelope.version.clock, envelope.version.device])
+        if pending { try Journal.discard(db, recordName: envelope.recordName) }
+        return .applied
+    }
+
+    /// Writes a row with its groups' stamps; returns its version (its newest group's).
+    @discardableResult
+    private func store(_ db: Connection, _ type: any ConfigRecord.Type, key: String, values: [SQLValue], stamps: [FieldStamp]) throws -> RecordVersion {
+        let version = stamps.map(\.version).max()!
+        let row: [SQLBindable] = [key] + values.map { $0 as SQLBindable } + [version.clock, version.device, FieldStamp.stored(stamps, recordVersion: version)]
+        try db.run(type.insertSQL, row)
+        return version
+    }
+
+    /// Runs a row write; a column the table requires that is NULL in the payload (records read
+    /// such values as 0 or empty, which some kinds accept) makes it as invalid as failing
+    /// validation — only this statement failed, so the rest of the fetch still applies.
+    private func storing(_ write: () throws -> Void) throws -> MergeOutcome? {
+        do {
+            try write()
+            return nil
+        } catch let error as SQLiteError where error.code == .constraint {
+            return .quarantined("invalid record payload")
+        }
+    }
+
+    /// A live record as it arrived: its values, a stamp per group, and whether it is format 1.
+    struct IncomingRecord {
+        let values: [SQLValue]
+        let stamps: [FieldStamp]
+        let legacy: Bool
+    }
+
+    /// A decoded live envelope, or why it is not applied.
+    enum Decoding {
+        case record(IncomingRecord)
+        case refused(MergeOutcome)
+    }
+
+    /// Decodes and checks a live envelope, or says why it is quarantined.
+    private func decode(_ envelope: Envelope, _ type: any ConfigRecord.Type) -> Decoding {
+        let incoming: IncomingRecord
+        if envelope.formatVersion == ConfigPayload.formatVersion {
+            guard let values = ConfigPayload.decode(envelope.payload, count: type.columns.count) else { return .refused(.quarantined("invalid \(envelope.kind) payload")) }
+            incoming = IncomingRecord(values: values, stamps: Array(repeating: .only(envelope.version), count: type.fieldGroups.count), legacy: true)
+        } else {
+            guard let (values, stamps) = FieldPayload.decode(envelope.payload, groups: type.fieldGroups, columnCount: type.columns.count, recordVersion: envelope.version)
+            else { return .refused(.quarantined("invalid \(envelope.kind) payload")) }
+            incoming = IncomingRecord(values: values, stamps: stamps, legacy: false)
+        }
+        let key = envelope.recordName.split(separator: "/").last.map(String.init) ?? ""
+        let row = [SQLValue.text(key)] + incoming.values + [SQLValue.integer(Int64(bitPattern: envelope.version.clock)), .text(envelope.version.device)]
+        // The rules a local save passes, so nothing arrives that this device could not have written.
+        do {
+            let record = try type.init(row: Row(values: row))
+            // What is stored is what was checked: a value of another type (a blob where a user
+            // name or reference belongs) reads as absent, passes the rules, and is read back as
+            // text once stored.
+            guard record.columnValues.map(\.sqlValue) == incoming.values else {
+                return .refused(.quarantined("invalid \(envelope.kind) payload: a field holds a value of the wrong type"))
+            }
+            try ConfigValidation.record(record)
+        } catch let error as ConfigError where error.code == .invalid {
+            return .refused(.quarantined("invalid \(envelope.kind): \(error.message)"))
+        } catch {
+            return .refused(.quarantined("invalid \(envelope.kind) payload"))
+        }
+        return .record(incoming)
+    }
+}

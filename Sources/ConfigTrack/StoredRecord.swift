@@ -1,0 +1,42 @@
+import Replication
+import SQLite
+
+/// One config record as its row holds it: column values, the record's version (its newest
+/// group's) and each field group's stamp.
+struct StoredRecord {
+    let values: [SQLValue]
+    let version: RecordVersion
+    let stamps: [FieldStamp]
+
+    /// The row of `key` in `type`'s table, or nil. A `fields` column that does not decode (a
+    /// damaged database) reads as every group at the row's version.
+    static func read(_ db: Connection, _ type: any ConfigRecord.Type, key: String) throws -> StoredRecord? {
+        try db.queryFirst(type.selectColumnsSQL, [key]) { StoredRecord(row: $0, type: type, from: 0) }
+    }
+
+    /// Every row of `type`'s table in id order, with its id.
+    static func forEach(_ db: Connection, _ type: any ConfigRecord.Type, _ body: (String, StoredRecord) throws -> Void) throws {
+        let sql = "SELECT id, " + (type.columns + ["version_clock", "version_device", "fields"]).joined(separator: ", ") + " FROM \(type.table) ORDER BY id"
+        try db.forEach(sql) { row in try body(row.text(0) ?? "", StoredRecord(row: row, type: type, from: 1)) }
+    }
+
+    /// Reads the columns, version and `fields` that start at column `first` of `row`.
+    private init(row: Row, type: any ConfigRecord.Type, from first: Int32) {
+        let count = Int32(type.columns.count)
+        version = RecordVersion(clock: row.uint64(first + count), device: row.text(first + count + 1) ?? "")
+        stamps = (try? FieldStamp.fromStorage(row.blob(first + count + 2), recordVersion: version, count: type.fieldGroups.count))
+            ?? Array(repeating: .only(version), count: type.fieldGroups.count)
+        values = (first..<(first + count)).map { row.value($0) }
+    }
+
+    private init(values: [SQLValue], version: RecordVersion, stamps: [FieldStamp]) {
+        self.values = values
+        self.version = version
+        self.stamps = stamps
+    }
+
+    /// The record as a format-2 payload.
+    func payload(_ type: any ConfigRecord.Type) -> [UInt8] {
+        FieldPayload.encode(values, stamps: stamps, groups: type.fieldGroups, recordVersion: version)
+    }
+}
