@@ -5,7 +5,8 @@ import Sodium
 /// A batch as a remote serves it. Layout: selector, device selector, sequence (8 bytes), then:
 ///
 /// - selector 0: the rest as the sealed object itself (framing, header, authentication);
-/// - selector 1: the rest as one envelope (`BatchCodec.decode`), which must re-encode to itself;
+/// - selector 1: the rest as one envelope (`BatchCodec.decode`), and as a write context
+///   (`VersionContext.decode`), each of which must re-encode to itself;
 /// - selector 2: the rest as an object name from a listing (batch or compaction object), which
 ///   must name itself again once parsed;
 /// - otherwise: the rest as a batch's plaintext, sealed first with the fixed test key under the
@@ -24,6 +25,13 @@ public func fuzzBatch(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let bytes = input.rest()
         if let envelope = try? BatchCodec.decode(bytes) {
             FuzzFixtures.require(BatchCodec.encode(envelope) == bytes, "a decoded envelope re-encodes to other bytes")
+        }
+        // The same bytes as a write context (format 2 of config and secret payloads carry them).
+        var reader = ByteReader(bytes)
+        if let context = try? VersionContext.decode(from: &reader), reader.isAtEnd {
+            var writer = ByteWriter()
+            context.encode(into: &writer)
+            FuzzFixtures.require(writer.bytes == bytes, "a decoded write context re-encodes to other bytes")
         }
     case 2:
         let name = String(decoding: input.rest(), as: UTF8.self)

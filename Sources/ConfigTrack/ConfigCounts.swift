@@ -8,4 +8,6 @@ public struct ConfigCounts: Sendable, Equatable {
     public let pendingChanges: Int
     /// Received records held back because they failed validation.
     public let quarantined: Int
+    /// Field values written here that lost a merge, kept for `conflicts restore`.
+    public let conflicts: Int
 }

@@ -60,3 +60,37 @@ extension ConfigStore {
                               recordState: state, recordedAt: row.int64(12))
     }
 }
+
+extension ConfigStore {
+    /// Applies the kept value `id` to its record again, as a new edit on this device: made after
+    /// seeing the value that beat it, so it wins over that one everywhere and no device keeps the
+    /// other as a conflict of its own. The record must still exist and the value must pass the
+    /// rules of a save (an identity, group or jump host it names must exist). The entry stays
+    /// until `dropConflict`, so a crash in between loses nothing (a second restore changes
+    /// nothing and drops it). Returns the conflict restored.
+    public func restoreConflict(_ id: Int64) throws -> ConfigConflict {
+        guard let conflict = try conflicts().first(where: { $0.id == id }) else {
+            throw ConfigError(.notFound, "There is no config conflict c\(id).", hint: "List them with: credctl conflicts list")
+        }
+        guard let type = ConfigZone.kinds[conflict.kind], let group = type.fieldGroups.first(where: { $0.name == conflict.group }),
+              let recordID = conflict.recordID else {
+            throw ConfigError(.invalid, "Config conflict c\(id) is of a record this build cannot restore.")
+        }
+        let key = CanonicalUUID.text(recordID)
+        guard let stored = try read("read the record of a conflict", { db in try StoredRecord.read(db, type, key: key) }) else {
+            throw ConfigError(.notFound, "The \(type.kind) this value belonged to was removed; nothing was restored.",
+                              hint: "Leave the kept value to expire, or add the \(type.kind) again by hand.")
+        }
+        var values = stored.values
+        for (column, value) in zip(group.columns, conflict.kept) { values[column] = value }
+        let row = [SQLValue.text(key)] + values + [.integer(Int64(bitPattern: stored.version.clock)), .text(stored.version.device)]
+        switch try type.init(row: Row(values: row)) {
+        case let host as Host: try save(host)
+        case let group as HostGroup: try save(group)
+        case let identity as Identity: try save(identity)
+        case let rule as PortForwardRule: try save(rule)
+        default: throw ConfigError(.invalid, "A \(type.kind) value is not restored: it is written once, by its device.")
+        }
+        return conflict
+    }
+}

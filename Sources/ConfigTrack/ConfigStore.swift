@@ -58,7 +58,7 @@ public final class ConfigStore: Sendable {
             func count(_ table: String) throws -> Int { try db.queryFirst("SELECT count(*) FROM \(table)") { $0.int(0) } ?? 0 }
             return ConfigCounts(hosts: try count(Host.table), groups: try count(HostGroup.table), identities: try count(Identity.table),
                                 forwards: try count(PortForwardRule.table), pendingChanges: try Journal.pendingCount(db),
-                                quarantined: try Journal.quarantineCount(db))
+                                quarantined: try Journal.quarantineCount(db), conflicts: try count("config_conflicts"))
         }
     }
 

@@ -81,7 +81,8 @@ extension ConfigZone {
     /// device could not have seen are kept as conflicts) or an older tombstone.
     private func mergeDeletion(_ db: Connection, _ envelope: Envelope, type: any ConfigRecord.Type, key: String, stored: StoredRecord?,
                                pending: Bool, tombstones: Bool) throws -> MergeOutcome {
-        if stored == nil, tombstones, let local = try tombstone(db, recordName: envelope.recordName, kind: type.kind), !Merge.wins(envelope, over: local) {
+        // Of two deletions the newer stands; the same one again (in any format) changes nothing.
+        if stored == nil, tombstones, let local = try tombstone(db, recordName: envelope.recordName, kind: type.kind), envelope.version <= local.version {
             return .ignored
         }
         if let stored {

@@ -36,7 +36,7 @@ struct FieldStamp: Sendable, Hashable {
         case 1:
             let version = RecordVersion(clock: try reader.u64(), device: try reader.string(maximum: 128))
             let stamp = FieldStamp(version: version, context: try VersionContext.decode(from: &reader))
-            guard stamp != .only(recordVersion), !version.device.isEmpty, stamp.context.isWriteContext(of: version), version <= recordVersion else {
+            guard stamp != .only(recordVersion), VersionContext.isDeviceName(version.device), stamp.context.isWriteContext(of: version), version <= recordVersion else {
                 throw ReplicationError(.malformed, "A field version is not canonical.")
             }
             return stamp

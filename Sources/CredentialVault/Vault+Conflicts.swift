@@ -56,4 +56,21 @@ extension Vault {
             return reference
         }
     }
+
+    /// The config field values written on this device that lost a merge to a write made
+    /// without knowing them, kept for `ConfigStore.conflictRetentionDays` days, oldest first.
+    public func configConflicts() throws(VaultError) -> [ConfigConflict] {
+        try VaultError.wrapping { try config.conflicts() }
+    }
+
+    /// Applies the kept config value `id` to its record again as a new edit (see
+    /// `ConfigStore.restoreConflict`), then forgets it. Needs no unlocking.
+    @discardableResult
+    public func restoreConfigConflict(_ id: Int64) throws(VaultError) -> ConfigConflict {
+        try VaultError.wrapping {
+            let conflict = try config.restoreConflict(id)
+            try config.dropConflict(id)
+            return conflict
+        }
+    }
 }

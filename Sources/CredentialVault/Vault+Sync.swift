@@ -89,6 +89,7 @@ extension Vault {
             }
             // Losing versions and unreferenced bodies are kept for a fixed period, then collected.
             try secrets.collectExpiredConflicts()
+            try config.collectExpiredConflicts()
             let now = Int64(HybridLogicalClock.wallMilliseconds() / 1_000)
             if try secrets.orphanCheckDue(now: now) {
                 if outcomes.contains(where: { $0.snapshotsRead > 0 }) { try secrets.postponeOrphanCheck(now: now) } else { try collectOrphans(now: now) }

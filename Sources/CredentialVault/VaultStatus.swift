@@ -63,6 +63,8 @@ public struct VaultStatus: Sendable {
     public let awaitingVerification: Int
     /// Versions of secrets made here that lost a merge, kept for `conflicts restore`.
     public let conflicts: Int
+    /// Config field values written here that lost a merge, kept for `conflicts restore`.
+    public let configConflicts: Int
     /// Secret bodies that no host or identity names (never usable; collected after a grace period).
     public let orphans: Int
     public let zones: [Zone]
@@ -98,7 +100,7 @@ extension Vault {
                 hosts: configCounts.hosts, groups: configCounts.groups, identities: configCounts.identities, forwards: configCounts.forwards,
                 deviceOnlySecrets: secretCounts.deviceOnly, syncableSecrets: secretCounts.syncable, deletionMarkers: secretCounts.deletionMarkers,
                 awaitingMigration: binding == nil ? 0 : secretCounts.awaitingMigration,
-                awaitingVerification: secretCounts.awaitingVerification, conflicts: secretCounts.conflicts, orphans: try orphanedSecrets().count,
+                awaitingVerification: secretCounts.awaitingVerification, conflicts: secretCounts.conflicts, configConflicts: configCounts.conflicts, orphans: try orphanedSecrets().count,
                 zones: [
                     zone(.config, binding: binding, records: records, syncing: syncing, pending: configCounts.pendingChanges, quarantined: configCounts.quarantined,
                          summary: try config.quarantineSummary()),

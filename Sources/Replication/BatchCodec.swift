@@ -102,6 +102,8 @@ public enum BatchCodec {
             let hash = try reader.data(maximum: 64)
             guard reader.isAtEnd else { throw EnvelopeFailure(recordName: recordName, reason: "trailing bytes after the envelope") }
             guard deletedFlag <= 1 else { throw EnvelopeFailure(recordName: recordName, reason: "invalid deleted flag") }
+            // A writer is a device id: one a write context can name (docs/concurrent-edits.md).
+            guard VersionContext.isDeviceName(version.device) else { throw EnvelopeFailure(recordName: recordName, reason: "writer out of range") }
             guard hash == GenericHash.hash(payload) else { throw EnvelopeFailure(recordName: recordName, reason: "payload hash mismatch") }
             // A clock far ahead of this machine's would drag every later local edit past it (and
             // eventually out of range); a device days off is fine, a year is not.

@@ -10,6 +10,10 @@ public struct VersionContext: Sendable, Hashable, CustomStringConvertible {
     /// device that wrote the value along its history, so a vault would need more devices.
     public static let maximumEntries = 64
 
+    /// Whether `device` can be named in a context (and so write a version): non-empty, at most
+    /// 128 bytes. Honest devices are canonical UUIDs.
+    public static func isDeviceName(_ device: String) -> Bool { !device.isEmpty && device.utf8.count <= 128 }
+
     /// Device id → newest clock of that device's writes seen. Never holds a 0 clock.
     public private(set) var entries: [String: UInt64]
 
@@ -77,7 +81,7 @@ public struct VersionContext: Sendable, Hashable, CustomStringConvertible {
             let device = try reader.string(maximum: 128)
             let clock = try reader.u64()
             let bytes = Array(device.utf8)
-            guard !bytes.isEmpty, clock > 0, previous.map({ $0.lexicographicallyPrecedes(bytes) }) ?? true else {
+            guard isDeviceName(device), clock > 0, previous.map({ $0.lexicographicallyPrecedes(bytes) }) ?? true else {
                 throw ReplicationError(.malformed, "A version context is not in canonical form.")
             }
             previous = bytes

@@ -40,5 +40,6 @@ enum SecretSchema {
         SecretStore.externalBodiesMigration,
         SyncTables.compactionMigration,
         SyncTables.quarantineBoundsMigration,
+        SecretStore.contextsMigration,
     ])
 }

@@ -27,10 +27,11 @@ extension SecretStore {
                       let body = try? SealedBox.open(sealed, key: keys.vaultKey, purpose: Self.bodyPurpose, context: Self.context(item)) else { continue }
                 let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
                 let moved = SecretItem(reference: item.reference, availability: .syncable, pinned: item.pinned, incarnation: item.incarnation, version: version)
-                try db.run("UPDATE secret_items SET version_clock = ?, version_device = ?, sealed_body = ? WHERE reference = ?",
+                let written = try Self.writeContext(db, item.reference, version: version)
+                try db.run("UPDATE secret_items SET version_clock = ?, version_device = ?, sealed_body = ?, context = ? WHERE reference = ?",
                            [version.clock, version.device,
                             try placeBody(try SealedBox.seal(body, key: newKey, purpose: Self.bodyPurpose, context: Self.context(moved)), of: moved, db),
-                            item.reference])
+                            Self.stored(written, version: version), item.reference])
                 try Journal.record(db, JournalEntry(recordName: item.reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
                 count += 1
             }

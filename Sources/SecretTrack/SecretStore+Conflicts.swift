@@ -62,11 +62,14 @@ extension SecretStore {
             if case .present(let item) = current.state { incarnation = max(incarnation, item.incarnation) }
             let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
             let item = SecretItem(reference: lost.reference, availability: lost.availability, pinned: false, incarnation: try Self.incarnation(after: incarnation, of: lost.reference), version: version)
+            // Made after seeing what beat the kept version, so no device keeps that as its conflict.
+            let written = try Self.writeContext(db, lost.reference, version: version).advanced(to: conflict.winner)
             try db.run("""
-                INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
-                VALUES (?, ?, 0, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body, context)
+                VALUES (?, ?, 0, ?, ?, ?, ?, ?)
                 """, [item.reference, item.availability.rawValue, item.incarnation, version.clock, version.device,
-                      try placeBody(try SealedBox.seal(body, key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item)), of: item, db)])
+                      try placeBody(try SealedBox.seal(body, key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item)), of: item, db),
+                      Self.stored(written, version: version)])
             if item.availability == .syncable {
                 try Journal.record(db, JournalEntry(recordName: item.reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
             }

@@ -5,7 +5,7 @@ import Sodium
 extension SecretStore {
     static let bodyPurpose = SealPurpose(tag: 1, label: "credvault/v1/secret-body")
     static let itemKind = "secret"
-    static let selectItem = "SELECT reference, availability, pinned, incarnation, version_clock, version_device, sealed_body FROM secret_items"
+    static let selectItem = "SELECT reference, availability, pinned, incarnation, version_clock, version_device, sealed_body, context FROM secret_items"
 
     /// What this device knows about `reference`, without opening anything.
     public func state(of reference: String) throws -> SecretState {
@@ -30,10 +30,12 @@ extension SecretStore {
                                   incarnation: try Self.incarnation(after: try lastIncarnation(db, reference) ?? 0, of: reference), version: version)
             }
             let sealed = try SealedBox.seal(body, key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item))
+            let written = try Self.writeContext(db, reference, version: version)
             try db.run("""
-                INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, [reference, item.availability.rawValue, item.pinned, item.incarnation, version.clock, version.device, try placeBody(sealed, of: item, db)])
+                INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body, context)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [reference, item.availability.rawValue, item.pinned, item.incarnation, version.clock, version.device, try placeBody(sealed, of: item, db),
+                      Self.stored(written, version: version)])
             if item.availability == .syncable {
                 try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
             }
@@ -94,8 +96,9 @@ extension SecretStore {
             let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
             let marker = DeletionMarker(reference: reference, incarnation: item.incarnation, version: version)
             let travels = item.availability == .syncable
-            try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device, local_only) VALUES (?, ?, ?, ?, ?)",
-                       [reference, item.incarnation, version.clock, version.device, !travels])
+            try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device, local_only, context) VALUES (?, ?, ?, ?, ?, ?)",
+                       [reference, item.incarnation, version.clock, version.device, !travels,
+                        Self.stored(try Self.writeContext(db, reference, version: version), version: version)])
             try db.run("DELETE FROM secret_items WHERE reference = ?", [reference])
             // Deleting is meant: a device-only copy kept from a migration goes with the body.
             try db.run("DELETE FROM migration_copies WHERE reference = ?", [reference])
@@ -154,6 +157,11 @@ extension SecretStore {
         bytes.append(0)
         bytes += item.version.device.utf8
         return bytes
+    }
+
+    /// The write context of a row selected by `selectItem`.
+    static func itemContext(_ row: Row) -> VersionContext {
+        decoded(row.blob(7), version: RecordVersion(clock: row.uint64(4), device: row.text(5) ?? ""))
     }
 
     static func item(_ row: Row) -> SecretItem {

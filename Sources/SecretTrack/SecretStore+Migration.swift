@@ -45,8 +45,9 @@ extension SecretStore {
                     INSERT OR REPLACE INTO migration_copies (reference, incarnation, version_clock, version_device, sealed_body, sequence)
                     VALUES (?, ?, ?, ?, ?, NULL)
                     """, [reference, item.incarnation, item.version.clock, item.version.device, sealed])
-                try db.run("UPDATE secret_items SET availability = 'syncable', version_clock = ?, version_device = ?, sealed_body = ? WHERE reference = ?",
-                           [version.clock, version.device, try placeBody(resealed, of: syncable, db), reference])
+                let written = try Self.writeContext(db, reference, version: version)
+                try db.run("UPDATE secret_items SET availability = 'syncable', version_clock = ?, version_device = ?, sealed_body = ?, context = ? WHERE reference = ?",
+                           [version.clock, version.device, try placeBody(resealed, of: syncable, db), Self.stored(written, version: version), reference])
                 try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
                 return true
             }

@@ -25,7 +25,7 @@ extension SecretZone {
                     return
                 }
                 markers[item.reference] = nil
-                try emit(Self.envelope(item, sealed: sealed))
+                try emit(Self.envelope(item, sealed: sealed, context: SecretStore.itemContext(row)))
             }
             guard !missing else { return nil }
             for marker in markers.values.sorted(by: { $0.reference < $1.reference }) {

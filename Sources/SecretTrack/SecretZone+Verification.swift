@@ -32,7 +32,9 @@ extension SecretZone {
                 objects[sequence] = Dictionary(opened.envelopes.map { ($0.recordName, $0) }, uniquingKeysWith: { _, last in last })
             }
             guard let envelope = objects[sequence]?[reference], !envelope.deleted else { continue }
-            if try store.dropMigrationCopy(reference, verifiedBody: envelope.payload, version: envelope.version) { kept -= 1 }
+            // The sealed body, as format 2 sends it before its context (format 1: the payload).
+            let body = envelope.formatVersion == Self.formatVersion ? SecretPayload.decode(envelope.payload, version: envelope.version)?.sealed : envelope.payload
+            if let body, try store.dropMigrationCopy(reference, verifiedBody: body, version: envelope.version) { kept -= 1 }
         }
         return kept
     }

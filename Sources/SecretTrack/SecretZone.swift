@@ -9,7 +9,9 @@ import Sodium
 /// (never device-only ones) are ever journaled or sent.
 public struct SecretZone: SQLiteZoneStore {
     public let zone = "secrets"
-    static let formatVersion: UInt16 = 1
+    /// Written: format 2 (the sealed body and its write context, `SecretPayload`). Read: 1 and 2.
+    static let formatVersion: UInt16 = 2
+    static let formatOne: UInt16 = 1
     let store: SecretStore
     public var deviceID: String { store.deviceID }
 
@@ -24,7 +26,7 @@ public struct SecretZone: SQLiteZoneStore {
                 if entry.deleted { return Self.tombstone(entry.recordName, incarnation: entry.incarnation, version: entry.version) }
                 guard case (.present(let item), let column?) = try store.state(db, entry.recordName), item.availability == .syncable,
                       let sealed = try store.sealedBody(column, of: item) else { return nil }
-                return Self.envelope(item, sealed: sealed)
+                return Self.envelope(item, sealed: sealed, context: try SecretStore.heldContext(db, entry.recordName))
             }
         }
     }
@@ -65,18 +67,31 @@ public struct SecretZone: SQLiteZoneStore {
             envelope.deleted && envelope.payload.isEmpty || Self.looksSealed(envelope.payload) ? .unsupported($0) : .refused($0 + " (its bytes were not kept)")
         }
         guard envelope.kind == SecretStore.itemKind else { return keepForLater("unknown record kind '\(envelope.kind)'") }
-        guard envelope.formatVersion == Self.formatVersion else { return keepForLater("unsupported secret format version \(envelope.formatVersion)") }
+        guard [Self.formatOne, Self.formatVersion].contains(envelope.formatVersion) else {
+            return keepForLater("unsupported secret format version \(envelope.formatVersion)")
+        }
         guard envelope.incarnation >= 1 else { return keep("invalid incarnation \(envelope.incarnation)") }
+        // Format 2 carries the body's write context after it (a deletion carries nothing).
+        var sealed = envelope.payload, context: VersionContext?
+        if envelope.formatVersion == Self.formatVersion && !envelope.deleted {
+            guard let (body, written) = SecretPayload.decode(envelope.payload, version: envelope.version) else {
+                return keep("invalid secret payload: a write context that does not decode or cannot be this version's")
+            }
+            (sealed, context) = (body, written)
+        }
         // Bytes that are not a sealed body could be a plaintext secret: never kept on disk.
-        if !envelope.deleted && !Self.looksSealed(envelope.payload) { return .refused("the secret body is not a sealed body (its bytes were not kept)") }
+        if !envelope.deleted && !Self.looksSealed(sealed) { return .refused("the secret body is not a sealed body (its bytes were not kept)") }
         let (local, item) = try localState(db, envelope.recordName, markers: markers)
         // A secret pinned to this device is this device's own: nothing from elsewhere replaces
         // or deletes it (its incarnation never left, so none from elsewhere is about it).
         if let item, item.pinned, item.availability == .deviceOnly { return .ignored }
-        if let local, !Merge.wins(envelope, over: local) {
+        // A deletion is compared as the format-1 one it is (it carries nothing else), so the same
+        // deletion written in another format does not apply again.
+        let compared = envelope.deleted ? Self.tombstone(envelope.recordName, incarnation: envelope.incarnation, version: envelope.version) : envelope
+        if let local, !Merge.wins(compared, over: local) {
             return .ignored
         }
-        if let local, let item { try keepIfConflict(db, local: local, item: item, losingTo: envelope, pending: pending) }
+        if let local, let item { try keepIfConflict(db, local: local, item: item, losingTo: envelope, context: context, pending: pending) }
         if envelope.deleted {
             // The marker for that incarnation first; the body goes only if it is of that life.
             try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device) VALUES (?, ?, ?, ?)",
@@ -89,36 +104,41 @@ public struct SecretZone: SQLiteZoneStore {
             try db.run("DELETE FROM migration_copies WHERE reference = ?", [envelope.recordName])
             let arrived = SecretItem(reference: envelope.recordName, availability: .syncable, pinned: false, incarnation: envelope.incarnation, version: envelope.version)
             try db.run("""
-                INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
-                VALUES (?, 'syncable', 0, ?, ?, ?, ?)
-                """, [envelope.recordName, envelope.incarnation, envelope.version.clock, envelope.version.device, try store.placeBody(envelope.payload, of: arrived, db)])
+                INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body, context)
+                VALUES (?, 'syncable', 0, ?, ?, ?, ?, ?)
+                """, [envelope.recordName, envelope.incarnation, envelope.version.clock, envelope.version.device, try store.placeBody(sealed, of: arrived, db),
+                      context.flatMap { SecretStore.stored($0, version: envelope.version) }])
         }
         if pending { try Journal.discard(db, recordName: envelope.recordName) }
         return .applied
     }
 
-    /// Keeps this device's body, about to be replaced or removed by `winner`, when that loses a
-    /// change its maker did not know about: an edit not sent yet, a device-only body, or an
-    /// edit newer than the deletion that beats it (a deleting device that had seen the edit
-    /// would have stamped its deletion later).
-    private func keepIfConflict(_ db: Connection, local: Envelope, item: SecretItem, losingTo winner: Envelope, pending: Bool) throws {
+    /// Keeps this device's body, about to be replaced or removed by `winner`, when that was
+    /// written without knowing it: a winner whose write context (`context`, format 2) does not
+    /// cover it — whether or not this body was sent — or a device-only body. Without a context
+    /// (a deletion, or format 1): a body not sent yet, or one newer than the deletion that beats
+    /// it (a deleting device that had seen it would have stamped its deletion later).
+    private func keepIfConflict(_ db: Connection, local: Envelope, item: SecretItem, losingTo winner: Envelope, context: VersionContext?, pending: Bool) throws {
         guard !local.deleted, local.version.device == deviceID else { return }
-        guard pending || item.availability == .deviceOnly || (winner.deleted && winner.version < local.version) else { return }
-        try SecretStore.keepConflict(db, lost: item, sealed: local.payload, winner: winner)
+        let unseen = context.map { !$0.covers(local.version) } ?? (pending || (winner.deleted && winner.version < local.version))
+        guard unseen || item.availability == .deviceOnly else { return }
+        let sealed = SecretPayload.decode(local.payload, version: local.version)?.sealed ?? local.payload
+        try SecretStore.keepConflict(db, lost: item, sealed: sealed, winner: winner)
     }
 
     /// This device's state of a reference as an envelope — its body, else its newest marker —
     /// and its live item, if it has one.
     private func localState(_ db: Connection, _ reference: String, markers: Bool) throws -> (Envelope?, SecretItem?) {
         let marker = markers ? try newestMarker(db, reference) : nil
-        if let (item, sealed) = try db.queryFirst(SecretStore.selectItem + " WHERE reference = ?", [reference], { (SecretStore.item($0), $0.blob(6) ?? []) }) {
+        if let (item, sealed, context) = try db.queryFirst(SecretStore.selectItem + " WHERE reference = ?", [reference],
+                                                           { (SecretStore.item($0), $0.blob(6) ?? [], SecretStore.itemContext($0)) }) {
             // A body of an incarnation this device saw deleted counts as deleted.
             if let marker, marker.incarnation >= item.incarnation {
                 return (Self.tombstone(reference, incarnation: marker.incarnation, version: marker.version), nil)
             }
             // A body kept outside that is no longer there counts as absent, so whatever arrives
             // (even the same version again) restores it.
-            if let payload = try store.sealedBody(sealed, of: item) { return (Self.envelope(item, sealed: payload), item) }
+            if let payload = try store.sealedBody(sealed, of: item) { return (Self.envelope(item, sealed: payload, context: context), item) }
         }
         return (marker.map { Self.tombstone(reference, incarnation: $0.incarnation, version: $0.version) }, nil)
     }
@@ -129,13 +149,15 @@ public struct SecretZone: SQLiteZoneStore {
                           [reference]) { DeletionMarker(reference: reference, incarnation: $0.int64(0), version: RecordVersion(clock: $0.uint64(1), device: $0.text(2) ?? "")) }
     }
 
-    static func envelope(_ item: SecretItem, sealed: [UInt8]) -> Envelope {
+    /// A live item as format 2: its sealed body and write context.
+    static func envelope(_ item: SecretItem, sealed: [UInt8], context: VersionContext) -> Envelope {
         Envelope(recordName: item.reference, kind: SecretStore.itemKind, formatVersion: formatVersion, version: item.version,
-                 deleted: false, incarnation: item.incarnation, payload: sealed)
+                 deleted: false, incarnation: item.incarnation, payload: SecretPayload.encode(sealed: sealed, context: context))
     }
 
+    /// A deletion, in format 1 (an empty payload), so every build applies it at once.
     static func tombstone(_ reference: String, incarnation: Int64, version: RecordVersion) -> Envelope {
-        Envelope(recordName: reference, kind: SecretStore.itemKind, formatVersion: formatVersion, version: version,
+        Envelope(recordName: reference, kind: SecretStore.itemKind, formatVersion: formatOne, version: version,
                  deleted: true, incarnation: incarnation, payload: [])
     }
 

@@ -23,6 +23,22 @@ final class ConfigMergeFuzzRegressionTests: ConfigTestCase {
         XCTAssertNil(state.cursors[Self.deviceID])
     }
 
+    /// A live record, its deletion in format 2 and a later live version in one batch: the
+    /// deletion compared as newer than the stored (format-1) tombstone of the same version, so
+    /// every sync applied it again. The same deletion in any format now changes nothing.
+    func testTheSameDeletionInAnotherFormatAppliesOnce() throws {
+        let live = try envelope()
+        let deletion = Envelope(recordName: live.recordName, kind: live.kind, formatVersion: 2,
+                                version: RecordVersion(clock: live.version.clock + 1, device: live.version.device), deleted: true, incarnation: 0, payload: [])
+        let later = Envelope(recordName: live.recordName, kind: live.kind, formatVersion: live.formatVersion,
+                             version: RecordVersion(clock: live.version.clock + 2, device: live.version.device), deleted: false, incarnation: 0, payload: live.payload)
+        let batch = IncomingBatch(device: "d0f4a5e2-2222-4c6b-9f00-000000000002", sequence: 1, envelopes: [live, deletion, later], rejected: [], advancesCursor: false)
+        let zone = ConfigZone(store: store)
+        XCTAssertEqual(try zone.apply([batch]).applied, 2)
+        XCTAssertEqual(try zone.apply([batch]).applied, 0, "a settled merge proposes no work")
+        XCTAssertEqual(try store.hosts(), [])
+    }
+
     /// A snapshot's cursor vector claiming sequences past Int64.max (stored signed by SQLite,
     /// and one short of overflowing the engine's `cursor + 1`) moves no cursor; sane ones do.
     func testCoveredSequencesBeyondRangeMoveNoCursor() throws {

@@ -128,7 +128,7 @@ final class ConfigStoreHostTests: ConfigTestCase {
 
     func testValidateChecksWithoutStoring() throws {
         try store.validate(Host(label: "a", hostname: "a.example.org"))
-        XCTAssertEqual(try store.counts(), ConfigCounts(hosts: 0, groups: 0, identities: 0, forwards: 0, pendingChanges: 0, quarantined: 0))
+        XCTAssertEqual(try store.counts(), ConfigCounts(hosts: 0, groups: 0, identities: 0, forwards: 0, pendingChanges: 0, quarantined: 0, conflicts: 0))
         try saveHost("a")
         assertConfigError(.alreadyExists, try store.validate(Host(label: "a", hostname: "a.example.org")))
     }

@@ -5,7 +5,7 @@ import XCTest
 final class ConfigStoreTests: ConfigTestCase {
     func testNewStoreIsEmpty() throws {
         XCTAssertEqual(store.deviceID, Self.deviceID)
-        XCTAssertEqual(try store.counts(), ConfigCounts(hosts: 0, groups: 0, identities: 0, forwards: 0, pendingChanges: 0, quarantined: 0))
+        XCTAssertEqual(try store.counts(), ConfigCounts(hosts: 0, groups: 0, identities: 0, forwards: 0, pendingChanges: 0, quarantined: 0, conflicts: 0))
         XCTAssertEqual(try store.hosts(), [])
         XCTAssertEqual(try store.pendingJournal(), [])
     }
@@ -49,9 +49,9 @@ final class ConfigStoreTests: ConfigTestCase {
         try store.save(PortForwardRule(hostID: host.id, kind: .dynamic, bindPort: 1080))
         try store.save(PortForwardRule(hostID: host.id, kind: .remote, bindPort: 9000, destinationHost: "localhost", destinationPort: 9000))
 
-        XCTAssertEqual(try store.counts(), ConfigCounts(hosts: 2, groups: 2, identities: 1, forwards: 2, pendingChanges: 7, quarantined: 0))
+        XCTAssertEqual(try store.counts(), ConfigCounts(hosts: 2, groups: 2, identities: 1, forwards: 2, pendingChanges: 7, quarantined: 0, conflicts: 0))
         try store.removeHost(id: host.id)
-        XCTAssertEqual(try store.counts(), ConfigCounts(hosts: 1, groups: 2, identities: 1, forwards: 0, pendingChanges: 7, quarantined: 0),
+        XCTAssertEqual(try store.counts(), ConfigCounts(hosts: 1, groups: 2, identities: 1, forwards: 0, pendingChanges: 7, quarantined: 0, conflicts: 0),
                        "removals replace the records' pending entries with deletions")
     }
 

@@ -88,6 +88,7 @@ struct ConvergenceRun {
         }
         try assertNoAcknowledgedWriteLost(devices, final: devices[0])
         totals.configConflicts += try accountForEveryConfigWrite(devices, final: devices[0])
+        totals.secretConflicts += try accountForEverySecretWrite(devices, final: devices[0])
         for line in reference { totals.finalLines[String(line.prefix { $0 != " " }), default: 0] += 1 }
         totals.quarantinedOnLateJoiners += try late.config.counts().quarantined + late.secrets.counts().quarantined
     }
@@ -123,8 +124,8 @@ struct ConvergenceRun {
     private func currentSecretState(_ store: SecretStore, _ reference: String) throws -> Envelope? {
         switch try store.state(of: reference) {
         case .present(let item):
-            let sealed = try store.read("body") { db in try store.state(db, reference).sealed } ?? []
-            return SecretZone.envelope(item, sealed: sealed)
+            let (sealed, context) = try store.read("body") { db in (try store.state(db, reference).sealed ?? [], try SecretStore.heldContext(db, reference)) }
+            return SecretZone.envelope(item, sealed: sealed, context: context)
         case .deleted(let marker):
             return SecretZone.tombstone(reference, incarnation: marker.incarnation, version: marker.version)
         default:
@@ -148,6 +149,8 @@ struct ConvergenceTotals {
     var quarantinedOnLateJoiners = 0
     /// Config field values kept as conflicts on the devices that wrote them.
     var configConflicts = 0
+    /// Secret bodies kept as conflicts on the devices that wrote them.
+    var secretConflicts = 0
     /// Lines of the final replicas per kind (`host`, `group`, …, `tombstone`, `item`, `deleted`).
     var finalLines: [String: Int] = [:]
 
@@ -158,12 +161,13 @@ struct ConvergenceTotals {
         lateJoinsFromSnapshots += other.lateJoinsFromSnapshots
         quarantinedOnLateJoiners += other.quarantinedOnLateJoiners
         configConflicts += other.configConflicts
+        secretConflicts += other.secretConflicts
         finalLines.merge(other.finalLines, uniquingKeysWith: +)
     }
 
     var summary: String {
         let kinds = finalLines.keys.sorted().map { "\($0) \(finalLines[$0]!)" }.joined(separator: ", ")
         return "\(edits) edits taken, refusals \(refusals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
-            + "\(syncs) syncs in the random phases, none failed; \(configConflicts) config values kept as conflicts; final records: \(kinds)"
+            + "\(syncs) syncs in the random phases, none failed; \(configConflicts) config values and \(secretConflicts) secret bodies kept as conflicts; final records: \(kinds)"
     }
 }

@@ -19,6 +19,17 @@ final class VaultDevice: Sendable {
     /// Every config field value this device wrote, sent or not, by "record group version".
     let fieldWrites = Mutex<[String: FieldWrite]>([:])
 
+    /// Every secret body this device wrote, by "reference version", with its write context.
+    let secretWrites = Mutex<[String: SecretWrite]>([:])
+
+    /// One secret body a device wrote.
+    struct SecretWrite: Sendable {
+        let reference: String
+        let incarnation: Int64
+        let version: RecordVersion
+        let context: VersionContext
+    }
+
     /// One field group value a device wrote.
     struct FieldWrite: Sendable {
         let recordName: String
@@ -68,7 +79,8 @@ final class VaultDevice: Sendable {
         })
     }
 
-    /// Notes the field values this device wrote that are in its replica now (after each edit).
+    /// Notes the field values and secret bodies this device wrote that are in its replica now
+    /// (after each edit).
     func noteFieldWrites() throws {
         let db = try Connection(path: config.queue.path)
         var found: [String: FieldWrite] = [:]
@@ -81,6 +93,15 @@ final class VaultDevice: Sendable {
             }
         }
         fieldWrites.withLock { $0.merge(found) { old, _ in old } }
+        let secretDB = try Connection(path: secrets.queue.path)
+        let bodies = try secretDB.query(SecretStore.selectItem + " WHERE version_device = ?", [vault.deviceID]) { row in
+            (SecretStore.item(row), SecretStore.itemContext(row))
+        }
+        secretWrites.withLock { writes in
+            for (item, context) in bodies where writes["\(item.reference) \(item.version)"] == nil {
+                writes["\(item.reference) \(item.version)"] = SecretWrite(reference: item.reference, incarnation: item.incarnation, version: item.version, context: context)
+            }
+        }
     }
 
     /// Everything replicated, in a canonical text form: equal dumps mean equal replicas.

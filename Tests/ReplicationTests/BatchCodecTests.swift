@@ -72,6 +72,20 @@ final class BatchCodecTests: XCTestCase {
         XCTAssertEqual(opened.rejected.map(\.reason), ["payload hash mismatch", "malformed envelope"])
     }
 
+    /// A writer is a device id a write context can name: never empty, at most 128 bytes. (A
+    /// stamp of an empty writer could be stored but not read back, so a merge would write the
+    /// same record again on every sync; FuzzConfigMerge found it.)
+    func testAnEnvelopeWhoseWriterIsNoDeviceIdIsRejected() throws {
+        for writer in ["", String(repeating: "w", count: 129)] {
+            let odd = Envelope(recordName: "host/1", kind: "host", formatVersion: 1, version: RecordVersion(clock: 42 << 16, device: writer),
+                               deleted: false, incarnation: 0, payload: [1])
+            XCTAssertThrowsError(try BatchCodec.decode(BatchCodec.encode(odd)), "writer of \(writer.count) bytes")
+        }
+        let longest = String(repeating: "w", count: 128)
+        XCTAssertEqual(try BatchCodec.decode(BatchCodec.encode(Envelope(recordName: "host/1", kind: "host", formatVersion: 1, version: RecordVersion(clock: 42 << 16, device: longest),
+                                                                       deleted: false, incarnation: 0, payload: [1]))).version.device, longest)
+    }
+
     func testAHeaderNamingAnotherPlaceIsMalformed() throws {
         var writer = ByteWriter()
         writer.u8(BatchCodec.formatVersion)

@@ -31,7 +31,8 @@ final class SecretAdoptionTests: SecretTestCase {
         XCTAssertGreaterThan(after.version, before.version, "a new version, sent like any change")
         XCTAssertEqual(try zone.pendingChanges(limit: 10).map(\.recordName), [syncable], "journaled; the device-only body stays home")
         let envelope = try XCTUnwrap(try zone.pendingChanges(limit: 10).first)
-        XCTAssertEqual(try SealedBox.open(envelope.payload, key: newKey, purpose: SecretStore.bodyPurpose, context: SecretStore.context(after)),
+        let sealed = try XCTUnwrap(SecretPayload.decode(envelope.payload, version: envelope.version)?.sealed)
+        XCTAssertEqual(try SealedBox.open(sealed, key: newKey, purpose: SecretStore.bodyPurpose, context: SecretStore.context(after)),
                        try Self.secret(Array("shared".utf8)), "sealed under the adopted key")
 
         let reopened = try SecretStore.open(at: databasePath)

@@ -163,7 +163,7 @@ final class SecretZoneSyncTests: XCTestCase {
     }
 
     func testPlaintextUnderAnUnknownFormatIsNotKept() throws {
-        let newer = Envelope(recordName: reference, kind: "secret", formatVersion: 2, version: RecordVersion(clock: 1 << 16, device: "device-x"),
+        let newer = Envelope(recordName: reference, kind: "secret", formatVersion: 3, version: RecordVersion(clock: 1 << 16, device: "device-x"),
                              deleted: false, incarnation: 1, payload: Array("hunter2-plaintext".utf8))
         let batch = Batch(zone: "secrets", device: "device-x", sequence: 1, envelopes: [newer])
         _ = try remote.createOnly(batch.objectName, bytes: try BatchCodec.seal(batch, transportKey: transport))
@@ -173,7 +173,7 @@ final class SecretZoneSyncTests: XCTestCase {
     }
 
     func testADeletionFromANewerFormatIsKeptForAfterAnUpgrade() throws {
-        let newer = Envelope(recordName: reference, kind: "secret", formatVersion: 2, version: RecordVersion(clock: 1 << 16, device: "device-x"),
+        let newer = Envelope(recordName: reference, kind: "secret", formatVersion: 3, version: RecordVersion(clock: 1 << 16, device: "device-x"),
                              deleted: true, incarnation: 1, payload: [])
         let batch = Batch(zone: "secrets", device: "device-x", sequence: 1, envelopes: [newer])
         _ = try remote.createOnly(batch.objectName, bytes: try BatchCodec.seal(batch, transportKey: transport))

@@ -1,9 +1,10 @@
 import CredentialVault
+import SQLite
 
 struct ConflictsListCommand: Command {
     static let spec = CommandSpec(
         path: ["conflicts", "list"],
-        overview: "List versions of secrets made on this device that lost a merge (an edit of a secret deleted elsewhere, or the older side of two edits made at the same time): what lost, to what, when and from which device. They are kept sealed on this device for 90 days; bring one back with conflicts restore ID. Never shows a secret.",
+        overview: "List what was written on this device and lost a merge to a change made elsewhere without knowing it: versions of secrets (an edit of a secret deleted elsewhere, or the older side of two edits made at the same time), kept sealed and never shown, and config field values (record, field, the kept value and the one that won), ids c1, c2 and so on. Each shows what it lost to, when and from which device; all are kept on this device for 90 days. Bring one back with conflicts restore ID.",
         usage: ["conflicts list [--json]"],
         options: [],
         positionals: 0...0,
@@ -14,22 +15,53 @@ struct ConflictsListCommand: Command {
 
     func run(_ context: Context) throws {
         let vault = try context.openVault()
-        let conflicts = try vault.conflicts()
+        let conflicts = try vault.conflicts(), fields = try vault.configConflicts()
         let text = try ConflictText(vault: vault)
         if context.json {
             Output.json(.object([("conflicts", .array(conflicts.map { conflict in
-                .object([("id", .int(Int(conflict.id))), ("reference", .string(conflict.lost.reference)), ("secret", .string(text.secret(conflict))),
+                .object([("id", .int(Int(conflict.id))), ("kind", .string("secret")), ("reference", .string(conflict.lost.reference)),
+                         ("secret", .string(text.secret(conflict))),
                          ("lost_version_time", .int(Int(conflict.lost.version.seconds))), ("lost_incarnation", .int(Int(conflict.lost.incarnation))),
                          ("winner", .object([("deleted", .bool(conflict.winnerDeleted)), ("device", .string(conflict.winner.device)),
                                              ("device_name", .string(text.device(conflict.winner.device))), ("time", .int(Int(conflict.winner.seconds)))])),
                          ("kept_at", .int(Int(conflict.recordedAt))), ("expires_at", .int(Int(conflict.expiresAt)))])
+            } + fields.map { conflict in
+                .object([("id", .string(ConflictText.id(conflict))), ("kind", .string("config")), ("record", .string(conflict.recordName)),
+                         ("record_name", .string(text.record(conflict))), ("field", .string(conflict.group)),
+                         ("kept", Self.values(conflict.kept, conflict.columns)), ("kept_version_time", .int(Int(conflict.keptVersion.seconds))),
+                         ("winner", .object([("deleted", .bool(conflict.winnerDeleted)), ("values", conflict.winner.map { Self.values($0, conflict.columns) } ?? .null),
+                                             ("device", .string(conflict.winnerVersion.device)), ("device_name", .string(text.device(conflict.winnerVersion.device))),
+                                             ("time", .int(Int(conflict.winnerVersion.seconds)))])),
+                         ("kept_at", .int(Int(conflict.recordedAt))), ("expires_at", .int(Int(conflict.expiresAt)))])
             }))]))
             return
         }
-        guard !conflicts.isEmpty else { Output.out("No conflicts: no change made on this device has lost a merge.\n"); return }
-        Output.out(Table.render(["ID", "SECRET", "LOST", "TO", "KEPT UNTIL"], conflicts.map { conflict in
-            [String(conflict.id), text.secret(conflict), "edit made at " + ConflictText.time(conflict.lost.version.seconds), text.winner(conflict),
-             ConflictText.time(conflict.expiresAt)]
-        }))
+        guard !conflicts.isEmpty || !fields.isEmpty else { Output.out("No conflicts: no change made on this device has lost a merge.\n"); return }
+        if !conflicts.isEmpty {
+            Output.out(Table.render(["ID", "SECRET", "LOST", "TO", "KEPT UNTIL"], conflicts.map { conflict in
+                [String(conflict.id), text.secret(conflict), "edit made at " + ConflictText.time(conflict.lost.version.seconds), text.winner(conflict),
+                 ConflictText.time(conflict.expiresAt)]
+            }))
+        }
+        if !fields.isEmpty {
+            if !conflicts.isEmpty { Output.out("\n") }
+            Output.out(Table.render(["ID", "RECORD", "FIELD", "KEPT", "LOST TO", "NOW", "KEPT UNTIL"], fields.map { conflict in
+                [ConflictText.id(conflict), text.record(conflict), conflict.group, text.values(conflict.kept, of: conflict), text.winner(conflict),
+                 conflict.winner.map { text.values($0, of: conflict) } ?? "(removed)", ConflictText.time(conflict.expiresAt)]
+            }))
+        }
+    }
+
+    /// A group's values as a JSON object by column.
+    private static func values(_ values: [SQLValue], _ columns: [String]) -> JSONValue {
+        .object(zip(columns, values).map { column, value in
+            switch value {
+            case .null: (column, .null)
+            case .integer(let number): (column, .int(Int(number)))
+            case .text(let text): (column, .string(text))
+            case .real(let number): (column, .string(String(number)))
+            case .blob(let bytes): (column, .string("\(bytes.count) bytes"))
+            }
+        })
     }
 }

@@ -39,7 +39,7 @@ struct StatusCommand: Command {
                                     ("forwards", .int(status.forwards)), ("device_only_secrets", .int(status.deviceOnlySecrets)),
                                     ("syncable_secrets", .int(status.syncableSecrets)), ("deletion_markers", .int(status.deletionMarkers)),
                                     ("awaiting_migration", .int(status.awaitingMigration)),
-                                    ("awaiting_verification", .int(status.awaitingVerification)), ("conflicts", .int(status.conflicts)),
+                                    ("awaiting_verification", .int(status.awaitingVerification)), ("conflicts", .int(status.conflicts)), ("config_conflicts", .int(status.configConflicts)),
                                     ("orphans", .int(status.orphans))])),
                 ("remote", .optional(status.remote)), ("remote_kind", .optional(status.remoteKind)), ("remote_endpoint", .optional(status.remoteEndpoint)),
                 ("remote_conditional_writes", status.remoteConditionalWrites.map(JSONValue.bool) ?? .null),
@@ -71,7 +71,8 @@ struct StatusCommand: Command {
         }
         lines.append("Secrets in:  " + (status.secretBackend == .keyring ? "the desktop keyring (sealed; metadata in secrets.sqlite)" : "secrets.sqlite"))
         lines += [
-            "Hosts:       \(status.hosts)    Groups: \(status.groups)    Identities: \(status.identities)    Forwards: \(status.forwards)",
+            "Hosts:       \(status.hosts)    Groups: \(status.groups)    Identities: \(status.identities)    Forwards: \(status.forwards)"
+                + (status.configConflicts > 0 ? "    (\(status.configConflicts) losing field value\(status.configConflicts == 1 ? "" : "s") kept: credctl conflicts list)" : ""),
             "Secrets:     \(status.deviceOnlySecrets) device-only, \(status.syncableSecrets) syncable, \(status.deletionMarkers) deletion markers"
                 + (status.awaitingMigration > 0 ? ", \(status.awaitingMigration) to become syncable at the next unlock" : "")
                 + (status.awaitingVerification > 0 ? ", \(status.awaitingVerification) migrated awaiting verification on the remote" : "")
