@@ -57,6 +57,11 @@ extension Vault {
         }
     }
 
+    /// The kept version `id` of a secret, in the clear. Needs the vault unlocked.
+    public func revealConflict(_ id: Int64) throws(VaultError) -> SecretBytes {
+        try VaultError.wrapping { try secrets.revealConflict(id) }
+    }
+
     /// The config field values written on this device that lost a merge to a write made
     /// without knowing them, kept for `ConfigStore.conflictRetentionDays` days, oldest first.
     public func configConflicts() throws(VaultError) -> [ConfigConflict] {

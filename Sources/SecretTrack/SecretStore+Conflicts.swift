@@ -48,15 +48,8 @@ extension SecretStore {
     public func restoreConflict(_ id: Int64) throws -> SecretItem {
         let keys = try unlockedKeys()
         return try write("restore conflict \(id)") { db in
-            guard let (conflict, sealed) = try db.queryFirst(Self.selectConflict + " WHERE id = ?", [id], { (Self.conflict($0), $0.blob(11) ?? []) })
-            else { throw SecretError(.absent, "There is no conflict \(id).", hint: "List them with: credctl conflicts list") }
+            let (conflict, body) = try openConflict(db, id, keys: keys)
             let lost = conflict.lost
-            let body: SecretBytes
-            do {
-                body = try SealedBox.open(sealed, key: keys.key(for: lost.availability), purpose: Self.bodyPurpose, context: Self.context(lost))
-            } catch {
-                throw SecretError(.authenticationFailed, "The kept version \(id) of \(lost.reference) does not open (damaged, or sealed under a key this vault no longer has).")
-            }
             let current = try state(db, lost.reference)
             var incarnation = max(lost.incarnation, conflict.winnerIncarnation, try lastIncarnation(db, lost.reference) ?? 0)
             if case .present(let item) = current.state { incarnation = max(incarnation, item.incarnation) }
@@ -74,6 +67,24 @@ extension SecretStore {
                 try Journal.record(db, JournalEntry(recordName: item.reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
             }
             return item
+        }
+    }
+
+    /// The kept version `id` in the clear (for `conflicts show --reveal`). Needs the store unlocked.
+    public func revealConflict(_ id: Int64) throws -> SecretBytes {
+        let keys = try unlockedKeys()
+        return try read("read conflict \(id)") { db in try openConflict(db, id, keys: keys).body }
+    }
+
+    /// The kept version `id` and its body opened, inside the caller's transaction.
+    private func openConflict(_ db: Connection, _ id: Int64, keys: VaultKeys) throws -> (conflict: SecretConflict, body: SecretBytes) {
+        guard let (conflict, sealed) = try db.queryFirst(Self.selectConflict + " WHERE id = ?", [id], { (Self.conflict($0), $0.blob(11) ?? []) })
+        else { throw SecretError(.absent, "There is no conflict \(id).", hint: "List them with: credctl conflicts list") }
+        let lost = conflict.lost
+        do {
+            return (conflict, try SealedBox.open(sealed, key: keys.key(for: lost.availability), purpose: Self.bodyPurpose, context: Self.context(lost)))
+        } catch {
+            throw SecretError(.authenticationFailed, "The kept version \(id) of \(lost.reference) does not open (damaged, or sealed under a key this vault no longer has).")
         }
     }
 

@@ -102,6 +102,12 @@ final class ConcurrentEditTests: TwoDeviceTestCase {
             XCTAssertEqual(kept.count, 1, "\(order): A keeps its edit")
             let id = try XCTUnwrap(kept.first?["id"] as? Int)
             XCTAssertFalse(try a.run("conflicts", "list").output.contains("A-version"), "never shown by list")
+            XCTAssertFalse(try a.run("conflicts", "show", String(id)).output.contains("A-version"), "nor by show without --reveal")
+            XCTAssertEqual(try a.run("conflicts", "show", String(id), "--reveal").output, "A-version \(order)", "revealed into a pipe, as read does")
+            let onTerminal = try a.runOnTerminal("conflicts show \(id) --reveal")
+            XCTAssertTrue(onTerminal.contains("Refusing to print a secret to a terminal.") && onTerminal.hasSuffix("status 64"), onTerminal)
+            XCTAssertFalse(onTerminal.contains("A-version"))
+            XCTAssertTrue(try a.runOnTerminal("conflicts show \(id) --reveal --force-tty").hasPrefix("A-version \(order)"))
             assertStatus(try a.run("conflicts", "restore", String(id)), 0)
             for device in [a!, b!, a!] { assertStatus(try device.run("sync"), 0) }
             for device in [a!, b!] {
@@ -129,6 +135,12 @@ final class ConcurrentEditTests: TwoDeviceTestCase {
         XCTAssertEqual(((entry["winner"] as? [String: Any])?["values"] as? [String: Any])?["port"] as? Int, 2300)
         XCTAssertEqual((entry["winner"] as? [String: Any])?["device"] as? String, try deviceID(b))
 
+        let shown = try a.run("conflicts", "show", "c1")
+        for expected in ["Record:", "host 'cx'", "Field:", "endpoint", "Kept:", "port=2200", "Now:", "port=2300", "credctl conflicts restore c1"] {
+            XCTAssertTrue(shown.output.contains(expected), "\(expected) in:\n\(shown.output)")
+        }
+        assertStatus(try a.run("conflicts", "show", "c1", "--reveal"), 64)
+        assertStatus(try a.run("conflicts", "show", "c999"), 66)
         assertStatus(try a.run("conflicts", "restore", "c999"), 66)
         assertStatus(try a.run("conflicts", "restore", "cx"), 64)
         let restored = try a.run("conflicts", "restore", "c1")

@@ -110,19 +110,7 @@ final class CredctlCommandTests: CredctlTestCase {
         try initVault()
         assertStatus(try credctl.run(["host", "add", "web", "--hostname", "h.example", "--password-stdin"], input: Array("pw".utf8)), 0)
         // `script` gives the command a pseudo-terminal as standard output.
-        let environment = credctl.environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        func underTerminal(_ arguments: String) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-qec", "env \(environment) \(CredctlRunner.binary) \(arguments)", "/dev/null"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self) + "\nstatus \(process.terminationStatus)"
-        }
+        func underTerminal(_ arguments: String) throws -> String { try credctl.runOnTerminal(arguments) }
         let refused = try underTerminal("read cred://host/web/password")
         XCTAssertTrue(refused.contains("Refusing to print a secret to a terminal."), refused)
         XCTAssertTrue(refused.hasSuffix("status 64"), refused)

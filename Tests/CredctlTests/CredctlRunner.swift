@@ -58,6 +58,22 @@ struct CredctlRunner {
     func run(_ arguments: String..., input: String = "") throws -> Result {
         try run(arguments, input: Array(input.utf8))
     }
+
+    /// Runs `arguments` (one shell-quoted line) with a pseudo-terminal as standard output, through
+    /// `script`; returns what the terminal showed, then "status N".
+    func runOnTerminal(_ arguments: String) throws -> String {
+        let environment = self.environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "env \(environment) \(Self.binary) \(arguments)", "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self) + "\nstatus \(process.terminationStatus)"
+    }
 }
 
 /// Base class for black-box tests: a temporary directory and a runner per test.

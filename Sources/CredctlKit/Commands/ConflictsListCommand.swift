@@ -1,5 +1,4 @@
 import CredentialVault
-import SQLite
 
 struct ConflictsListCommand: Command {
     static let spec = CommandSpec(
@@ -18,22 +17,7 @@ struct ConflictsListCommand: Command {
         let conflicts = try vault.conflicts(), fields = try vault.configConflicts()
         let text = try ConflictText(vault: vault)
         if context.json {
-            Output.json(.object([("conflicts", .array(conflicts.map { conflict in
-                .object([("id", .int(Int(conflict.id))), ("kind", .string("secret")), ("reference", .string(conflict.lost.reference)),
-                         ("secret", .string(text.secret(conflict))),
-                         ("lost_version_time", .int(Int(conflict.lost.version.seconds))), ("lost_incarnation", .int(Int(conflict.lost.incarnation))),
-                         ("winner", .object([("deleted", .bool(conflict.winnerDeleted)), ("device", .string(conflict.winner.device)),
-                                             ("device_name", .string(text.device(conflict.winner.device))), ("time", .int(Int(conflict.winner.seconds)))])),
-                         ("kept_at", .int(Int(conflict.recordedAt))), ("expires_at", .int(Int(conflict.expiresAt)))])
-            } + fields.map { conflict in
-                .object([("id", .string(ConflictText.id(conflict))), ("kind", .string("config")), ("record", .string(conflict.recordName)),
-                         ("record_name", .string(text.record(conflict))), ("field", .string(conflict.group)),
-                         ("kept", Self.values(conflict.kept, conflict.columns)), ("kept_version_time", .int(Int(conflict.keptVersion.seconds))),
-                         ("winner", .object([("deleted", .bool(conflict.winnerDeleted)), ("values", conflict.winner.map { Self.values($0, conflict.columns) } ?? .null),
-                                             ("device", .string(conflict.winnerVersion.device)), ("device_name", .string(text.device(conflict.winnerVersion.device))),
-                                             ("time", .int(Int(conflict.winnerVersion.seconds)))])),
-                         ("kept_at", .int(Int(conflict.recordedAt))), ("expires_at", .int(Int(conflict.expiresAt)))])
-            }))]))
+            Output.json(.object([("conflicts", .array(conflicts.map(text.json) + fields.map(text.json)))]))
             return
         }
         guard !conflicts.isEmpty || !fields.isEmpty else { Output.out("No conflicts: no change made on this device has lost a merge.\n"); return }
@@ -50,18 +34,5 @@ struct ConflictsListCommand: Command {
                  conflict.winner.map { text.values($0, of: conflict) } ?? "(removed)", ConflictText.time(conflict.expiresAt)]
             }))
         }
-    }
-
-    /// A group's values as a JSON object by column.
-    private static func values(_ values: [SQLValue], _ columns: [String]) -> JSONValue {
-        .object(zip(columns, values).map { column, value in
-            switch value {
-            case .null: (column, .null)
-            case .integer(let number): (column, .int(Int(number)))
-            case .text(let text): (column, .string(text))
-            case .real(let number): (column, .string(String(number)))
-            case .blob(let bytes): (column, .string("\(bytes.count) bytes"))
-            }
-        })
     }
 }

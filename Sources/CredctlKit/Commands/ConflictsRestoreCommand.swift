@@ -9,21 +9,11 @@ struct ConflictsRestoreCommand: Command {
         positionals: 1...1,
         examples: ["credctl conflicts restore 3", "credctl conflicts restore c2"])
 
-    /// Which list the ID names: a secret's kept version, or a config field value.
-    enum Target: Equatable {
-        case secret(Int64)
-        case config(Int64)
-    }
-
-    let target: Target
+    let target: ConflictID
 
     init(_ parsed: ParsedCommand) throws {
-        let text = parsed.positionals[0]
-        let number = Int64(text.first == "c" || text.first == "s" ? String(text.dropFirst()) : text).flatMap { $0 > 0 ? $0 : nil }
-        guard let number else {
-            throw UsageError("'\(text)' is not a conflict ID; IDs are what conflicts list shows (3, s3 or c2).", command: Self.spec)
-        }
-        target = text.first == "c" ? .config(number) : .secret(number)
+        guard let target = ConflictID(parsed.positionals[0]) else { throw ConflictID.usage(parsed.positionals[0], command: Self.spec) }
+        self.target = target
     }
 
     func run(_ context: Context) throws {
