@@ -34,13 +34,13 @@ extension ConfigRecord {
     /// (`static let selectSQL = makeSelectSQL()`): it is built on every hot-path query otherwise.
     /// `INSERT OR REPLACE` of id, columns, version and the field groups' stamps (`fields`).
     static func makeInsertSQL() -> String {
-        let names = ["id"] + columns + ["version_clock", "version_device", "fields"]
+        let names = ["id"] + columns + ["version_clock", "version_device", "fields", "incarnation"]
         return "INSERT OR REPLACE INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
     }
 
     /// The columns, version and `fields` of one record by id.
     static func makeSelectColumnsSQL() -> String {
-        "SELECT \((columns + ["version_clock", "version_device", "fields"]).joined(separator: ", ")) FROM \(table) WHERE id = ?"
+        "SELECT \((columns + ["version_clock", "version_device", "fields", "incarnation"]).joined(separator: ", ")) FROM \(table) WHERE id = ?"
     }
 
     static func makeSelectSQL() -> String {

@@ -53,6 +53,7 @@ enum ConfigSchema {
         SyncTables.compactionMigration,
         SyncTables.quarantineBoundsMigration,
         fieldVersionsMigration,
+        incarnationsMigration,
     ])
 
     /// Field groups carry their own versions (`fields`, NULL while every group has the row's
@@ -70,5 +71,15 @@ enum ConfigSchema {
                 record_state BLOB NOT NULL, recorded_at INTEGER NOT NULL,
                 UNIQUE (record_name, field_group, kept_clock, kept_device));
             """)
+    }
+
+    /// Records have incarnations, as secrets do: a deletion ends its incarnation and the ones
+    /// before it; a record brought back (`conflicts restore`) is the next one. Each removed
+    /// record's last state stays here (never sent), so it can be brought back.
+    static let incarnationsMigration = Migration("config: incarnations and the last state of removed records") { db in
+        for table in ["hosts", "host_groups", "identities", "port_forwards", "devices", "config_tombstones"] {
+            try db.execute("ALTER TABLE \(table) ADD COLUMN incarnation INTEGER NOT NULL DEFAULT 0")
+        }
+        try db.execute("ALTER TABLE config_tombstones ADD COLUMN last_state BLOB")
     }
 }

@@ -78,8 +78,18 @@ extension ConfigStore {
         }
         let key = CanonicalUUID.text(recordID)
         guard let stored = try read("read the record of a conflict", { db in try StoredRecord.read(db, type, key: key) }) else {
-            throw ConfigError(.notFound, "The \(type.kind) this value belonged to was removed; nothing was restored.",
-                              hint: "Leave the kept value to expire, or add the \(type.kind) again by hand.")
+            // A removed host comes back as the next incarnation of its record, as it was here
+            // (or as it was when this value was kept), with the kept value.
+            guard type == Host.self, var host = try removedHost(id: recordID)
+                    ?? (try? Host(row: Row(values: [.text(key)] + conflict.recordState + [.integer(0), .text("")]))) else {
+                throw ConfigError(.notFound, "The \(type.kind) this value belonged to was removed; nothing was restored.",
+                                  hint: "Leave the kept value to expire, or add the \(type.kind) again by hand.")
+            }
+            var values = host.columnValues.map(\.sqlValue)
+            for (column, value) in zip(group.columns, conflict.kept) { values[column] = value }
+            host = try Host(row: Row(values: [.text(key)] + values + [.integer(0), .text("")]))
+            try revive(host)
+            return conflict
         }
         var values = stored.values
         for (column, value) in zip(group.columns, conflict.kept) { values[column] = value }

@@ -172,18 +172,21 @@ public final class ConfigStore: Sendable {
         let stamps = changed.indices.map { index in
             changed[index] ? FieldStamp(writing: version, after: stored?.stamps[index]) : stored!.stamps[index]
         }
-        try db.run(R.insertSQL, [key] + values.map { $0 as SQLBindable } + [version.clock, deviceID, FieldStamp.stored(stamps, recordVersion: version)])
+        let incarnation = stored?.incarnation ?? 0
+        try db.run(R.insertSQL, [key] + values.map { $0 as SQLBindable } + [version.clock, deviceID, FieldStamp.stored(stamps, recordVersion: version), incarnation])
         try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [stamped.recordName])
-        try Journal.record(db, JournalEntry(recordName: stamped.recordName, kind: R.kind, version: version, deleted: false))
+        try Journal.record(db, JournalEntry(recordName: stamped.recordName, kind: R.kind, version: version, deleted: false, incarnation: incarnation))
         return stamped
     }
 
-    /// Deletes the record, leaving a tombstone and a pending deletion in the journal.
+    /// Deletes the record, leaving a tombstone (of its incarnation, with its last state, kept
+    /// here to bring it back) and a pending deletion in the journal.
     func erase<R: ConfigRecord>(_ db: Connection, _ record: R) throws {
         let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
+        let stored = try StoredRecord.read(db, R.self, key: CanonicalUUID.text(record.id))
         try db.run("DELETE FROM \(R.table) WHERE id = ?", [CanonicalUUID.text(record.id)])
-        try db.run("INSERT OR REPLACE INTO config_tombstones (record_name, kind, version_clock, version_device) VALUES (?, ?, ?, ?)",
-                   [record.recordName, R.kind, version.clock, deviceID])
-        try Journal.record(db, JournalEntry(recordName: record.recordName, kind: R.kind, version: version, deleted: true))
+        try ConfigZone.storeTombstone(db, recordName: record.recordName, kind: R.kind, version: version, incarnation: stored?.incarnation ?? 0,
+                                      lastState: stored.map { ConfigPayload.encode($0.values) })
+        try Journal.record(db, JournalEntry(recordName: record.recordName, kind: R.kind, version: version, deleted: true, incarnation: stored?.incarnation ?? 0))
     }
 }

@@ -27,10 +27,17 @@ extension ConfigZone {
         case .record(let decoded): incoming = decoded
         case .refused(let outcome): return outcome
         }
-        // A deletion is terminal: no live version brings the record back.
-        if stored == nil, tombstones, try tombstone(db, recordName: envelope.recordName, kind: type.kind) != nil { return .ignored }
+        // A deletion is terminal for its incarnation and the ones before: only a later
+        // incarnation (a record brought back) lives again.
+        if stored == nil, tombstones, let ended = try tombstone(db, recordName: envelope.recordName, kind: type.kind) {
+            guard envelope.incarnation > ended.incarnation else { return .ignored }
+            try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName])
+        }
         guard let stored else {
-            return try storing { try store(db, type, key: key, values: incoming.values, stamps: incoming.stamps) } ?? .applied
+            return try storing { try store(db, type, key: key, values: incoming.values, stamps: incoming.stamps, incarnation: envelope.incarnation) } ?? .applied
+        }
+        if envelope.incarnation != stored.incarnation {
+            return try mergeIncarnation(db, envelope, incoming, type: type, key: key, stored: stored, pending: pending)
         }
         var values = stored.values, stamps = stored.stamps
         var keepsOwn = false
@@ -52,12 +59,12 @@ extension ConfigZone {
         }
         guard stamps != stored.stamps || values != stored.values else { return .ignored }
         var version = stored.version
-        if let refused = try storing({ version = try store(db, type, key: key, values: values, stamps: stamps) }) { return refused }
+        if let refused = try storing({ version = try store(db, type, key: key, values: values, stamps: stamps, incarnation: stored.incarnation) }) { return refused }
         // A pending edit of groups that held is sent again with what arrived; one whose every
         // group lost has nothing left to send.
         if pending {
             if keepsOwn {
-                try Journal.record(db, JournalEntry(recordName: envelope.recordName, kind: type.kind, version: version, deleted: false))
+                try Journal.record(db, JournalEntry(recordName: envelope.recordName, kind: type.kind, version: version, deleted: false, incarnation: stored.incarnation))
             } else {
                 try Journal.discard(db, recordName: envelope.recordName)
             }
@@ -81,10 +88,14 @@ extension ConfigZone {
     /// device could not have seen are kept as conflicts) or an older tombstone.
     private func mergeDeletion(_ db: Connection, _ envelope: Envelope, type: any ConfigRecord.Type, key: String, stored: StoredRecord?,
                                pending: Bool, tombstones: Bool) throws -> MergeOutcome {
-        // Of two deletions the newer stands; the same one again (in any format) changes nothing.
-        if stored == nil, tombstones, let local = try tombstone(db, recordName: envelope.recordName, kind: type.kind), envelope.version <= local.version {
+        // Of two deletions the later incarnation's, then the newer, stands; the same one again
+        // (in any format) changes nothing.
+        if stored == nil, tombstones, let local = try tombstone(db, recordName: envelope.recordName, kind: type.kind),
+           (envelope.incarnation, envelope.version) <= (local.incarnation, local.version) {
             return .ignored
         }
+        // A deletion ends its incarnation and the ones before, never a later one.
+        if let stored, stored.incarnation > envelope.incarnation { return .ignored }
         if let stored {
             // Without the deletion's context, a value is known to be unseen by it when it is
             // newer (a deleting device that had seen it would have stamped its deletion later)
@@ -98,17 +109,35 @@ extension ConfigZone {
             }
             try db.run("DELETE FROM \(type.table) WHERE id = ?", [key])
         }
-        try db.run("INSERT OR REPLACE INTO config_tombstones (record_name, kind, version_clock, version_device) VALUES (?, ?, ?, ?)",
-                   [envelope.recordName, envelope.kind, envelope.version.clock, envelope.version.device])
+        try Self.storeTombstone(db, recordName: envelope.recordName, kind: envelope.kind, version: envelope.version, incarnation: envelope.incarnation,
+                                lastState: stored.map { ConfigPayload.encode($0.values) })
+        if pending { try Journal.discard(db, recordName: envelope.recordName) }
+        return .applied
+    }
+
+    /// Another incarnation of a live record: the later one replaces the earlier whole (values of
+    /// the earlier one written here that the later one's writer had not seen are kept first).
+    private func mergeIncarnation(_ db: Connection, _ envelope: Envelope, _ incoming: IncomingRecord, type: any ConfigRecord.Type, key: String,
+                                  stored: StoredRecord, pending: Bool) throws -> MergeOutcome {
+        guard envelope.incarnation > stored.incarnation else { return .ignored }
+        for (index, group) in type.fieldGroups.enumerated() {
+            let mine = stored.stamps[index], theirs = incoming.stamps[index]
+            guard mine.version.device == deviceID, !theirs.context.covers(mine.version) else { continue }
+            try ConfigStore.keepConflict(db, type, recordName: envelope.recordName, group: group, record: stored.values,
+                                         keptVersion: mine.version, winner: group.values(of: incoming.values), winnerVersion: theirs.version)
+        }
+        if let refused = try storing({ try store(db, type, key: key, values: incoming.values, stamps: incoming.stamps, incarnation: envelope.incarnation) }) {
+            return refused
+        }
         if pending { try Journal.discard(db, recordName: envelope.recordName) }
         return .applied
     }
 
     /// Writes a row with its groups' stamps; returns its version (its newest group's).
     @discardableResult
-    private func store(_ db: Connection, _ type: any ConfigRecord.Type, key: String, values: [SQLValue], stamps: [FieldStamp]) throws -> RecordVersion {
+    private func store(_ db: Connection, _ type: any ConfigRecord.Type, key: String, values: [SQLValue], stamps: [FieldStamp], incarnation: Int64) throws -> RecordVersion {
         let version = stamps.map(\.version).max()!
-        let row: [SQLBindable] = [key] + values.map { $0 as SQLBindable } + [version.clock, version.device, FieldStamp.stored(stamps, recordVersion: version)]
+        let row: [SQLBindable] = [key] + values.map { $0 as SQLBindable } + [version.clock, version.device, FieldStamp.stored(stamps, recordVersion: version), incarnation]
         try db.run(type.insertSQL, row)
         return version
     }

@@ -12,12 +12,12 @@ extension ConfigZone {
             for type in Self.kinds.values.sorted(by: { $0.kind < $1.kind }) {
                 try StoredRecord.forEach(db, type) { id, stored in
                     try emit(Envelope(recordName: type.kind + "/" + id, kind: type.kind, formatVersion: FieldPayload.formatVersion,
-                                      version: stored.version, deleted: false, incarnation: 0, payload: stored.payload(type)))
+                                      version: stored.version, deleted: false, incarnation: stored.incarnation, payload: stored.payload(type)))
                 }
             }
-            try db.forEach("SELECT record_name, kind, version_clock, version_device FROM config_tombstones ORDER BY record_name") { row in
+            try db.forEach("SELECT record_name, kind, version_clock, version_device, incarnation FROM config_tombstones ORDER BY record_name") { row in
                 try emit(Envelope(recordName: row.text(0) ?? "", kind: row.text(1) ?? "", formatVersion: ConfigPayload.formatVersion,
-                                  version: RecordVersion(clock: row.uint64(2), device: row.text(3) ?? ""), deleted: true, incarnation: 0, payload: []))
+                                  version: RecordVersion(clock: row.uint64(2), device: row.text(3) ?? ""), deleted: true, incarnation: row.int64(4), payload: []))
             }
             for envelope in frame.held { try emit(envelope) }
             return frame.cursors

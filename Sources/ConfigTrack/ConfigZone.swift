@@ -22,7 +22,7 @@ public struct ConfigZone: SQLiteZoneStore {
     public func pendingChanges(limit: Int) throws -> [Envelope] {
         try store.read("read pending config changes") { db in
             try Journal.pending(db, limit: limit).compactMap { entry in
-                if entry.deleted { return tombstone(entry.recordName, kind: entry.kind, version: entry.version) }
+                if entry.deleted { return tombstone(entry.recordName, kind: entry.kind, version: entry.version, incarnation: entry.incarnation) }
                 return try localEnvelope(db, recordName: entry.recordName)
             }
         }
@@ -61,7 +61,7 @@ public struct ConfigZone: SQLiteZoneStore {
     func localEnvelope(_ db: Connection, type: any ConfigRecord.Type, id: UUID, recordName: String, rows: Bool, tombstones: Bool) throws -> Envelope? {
         if rows, let stored = try StoredRecord.read(db, type, key: CanonicalUUID.text(id)) {
             return Envelope(recordName: recordName, kind: type.kind, formatVersion: FieldPayload.formatVersion, version: stored.version,
-                            deleted: false, incarnation: 0, payload: stored.payload(type))
+                            deleted: false, incarnation: stored.incarnation, payload: stored.payload(type))
         }
         guard tombstones else { return nil }
         return try tombstone(db, recordName: recordName, kind: type.kind)
@@ -70,13 +70,24 @@ public struct ConfigZone: SQLiteZoneStore {
     /// The record's tombstone here, if it has one. Tombstones stay format 1 (an empty payload),
     /// so every build applies a deletion at once.
     func tombstone(_ db: Connection, recordName: String, kind: String) throws -> Envelope? {
-        try db.queryFirst("SELECT version_clock, version_device FROM config_tombstones WHERE record_name = ?", [recordName]) {
-            tombstone(recordName, kind: kind, version: RecordVersion(clock: $0.uint64(0), device: $0.text(1) ?? ""))
+        try db.queryFirst("SELECT version_clock, version_device, incarnation FROM config_tombstones WHERE record_name = ?", [recordName]) {
+            tombstone(recordName, kind: kind, version: RecordVersion(clock: $0.uint64(0), device: $0.text(1) ?? ""), incarnation: $0.int64(2))
         }
     }
 
-    func tombstone(_ recordName: String, kind: String, version: RecordVersion) -> Envelope {
-        Envelope(recordName: recordName, kind: kind, formatVersion: ConfigPayload.formatVersion, version: version, deleted: true, incarnation: 0, payload: [])
+    func tombstone(_ recordName: String, kind: String, version: RecordVersion, incarnation: Int64) -> Envelope {
+        Envelope(recordName: recordName, kind: kind, formatVersion: ConfigPayload.formatVersion, version: version, deleted: true, incarnation: incarnation, payload: [])
+    }
+
+    /// Stores (or replaces) a record's tombstone; `lastState` is the record's values when it was
+    /// removed here (format-1 payload), kept so it can be brought back, or nil when this device
+    /// never held it live.
+    static func storeTombstone(_ db: Connection, recordName: String, kind: String, version: RecordVersion, incarnation: Int64, lastState: [UInt8]?) throws {
+        try db.run("""
+            INSERT INTO config_tombstones (record_name, kind, version_clock, version_device, incarnation, last_state) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (record_name) DO UPDATE SET kind = excluded.kind, version_clock = excluded.version_clock, version_device = excluded.version_device,
+                incarnation = excluded.incarnation, last_state = coalesce(excluded.last_state, config_tombstones.last_state)
+            """, [recordName, kind, version.clock, version.device, incarnation, lastState])
     }
 
     static func id(of recordName: String, kind: String) -> UUID? {

@@ -2,11 +2,12 @@ import Replication
 import SQLite
 
 /// One config record as its row holds it: column values, the record's version (its newest
-/// group's) and each field group's stamp.
+/// group's), each field group's stamp, and its incarnation.
 struct StoredRecord {
     let values: [SQLValue]
     let version: RecordVersion
     let stamps: [FieldStamp]
+    let incarnation: Int64
 
     /// The row of `key` in `type`'s table, or nil. A `fields` column that does not decode (a
     /// damaged database) reads as every group at the row's version.
@@ -16,23 +17,18 @@ struct StoredRecord {
 
     /// Every row of `type`'s table in id order, with its id.
     static func forEach(_ db: Connection, _ type: any ConfigRecord.Type, _ body: (String, StoredRecord) throws -> Void) throws {
-        let sql = "SELECT id, " + (type.columns + ["version_clock", "version_device", "fields"]).joined(separator: ", ") + " FROM \(type.table) ORDER BY id"
+        let sql = "SELECT id, " + (type.columns + ["version_clock", "version_device", "fields", "incarnation"]).joined(separator: ", ") + " FROM \(type.table) ORDER BY id"
         try db.forEach(sql) { row in try body(row.text(0) ?? "", StoredRecord(row: row, type: type, from: 1)) }
     }
 
-    /// Reads the columns, version and `fields` that start at column `first` of `row`.
+    /// Reads the columns, version, `fields` and incarnation that start at column `first` of `row`.
     private init(row: Row, type: any ConfigRecord.Type, from first: Int32) {
         let count = Int32(type.columns.count)
         version = RecordVersion(clock: row.uint64(first + count), device: row.text(first + count + 1) ?? "")
         stamps = (try? FieldStamp.fromStorage(row.blob(first + count + 2), recordVersion: version, count: type.fieldGroups.count))
             ?? Array(repeating: .only(version), count: type.fieldGroups.count)
         values = (first..<(first + count)).map { row.value($0) }
-    }
-
-    private init(values: [SQLValue], version: RecordVersion, stamps: [FieldStamp]) {
-        self.values = values
-        self.version = version
-        self.stamps = stamps
+        incarnation = row.int64(first + count + 3)
     }
 
     /// The record as a format-2 payload.

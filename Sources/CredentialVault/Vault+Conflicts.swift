@@ -9,8 +9,11 @@ extension Vault {
     }
 
     /// Brings the kept version `id` back as a new incarnation of its secret (which then syncs
-    /// and wins everywhere) and points its host or identity at it again. The record must still
-    /// exist: a body that no record names would only be an orphan. Needs the vault unlocked.
+    /// and wins everywhere) and points its host or identity at it again. A removed host comes
+    /// back too, as the next incarnation of its record, from the state this device kept when it
+    /// was removed (refused, changing nothing, when its label is now taken or what it names is
+    /// gone). A removed identity is not brought back: a body that no record names would only be
+    /// an orphan. Needs the vault unlocked.
     ///
     /// Order for crash safety: the body first, then the record's reference, then the kept
     /// version is forgotten — a crash in between leaves the entry, and restoring again is safe.
@@ -26,8 +29,16 @@ extension Vault {
             switch reference.field {
             case .hostPassword:
                 guard let host = try config.host(id: reference.owner) else {
-                    throw VaultError(.notFound, "The host this password belonged to was removed; nothing was restored.",
-                                     hint: "Add the host again and set its password by hand, or leave the kept version to expire.")
+                    guard var removed = try config.removedHost(id: reference.owner) else {
+                        throw VaultError(.notFound, "The host this password belonged to was removed before this device held it; nothing was restored.",
+                                         hint: "Add the host again and restore the password from conflicts show --reveal, or leave the kept version to expire.")
+                    }
+                    removed.passwordRef = reference
+                    if removed.authMethod == .agent { removed.authMethod = .password }
+                    // Checked before the body is written: a host that cannot come back changes nothing.
+                    try config.validate(removed)
+                    relink = { try self.config.revive(removed) }
+                    break
                 }
                 relink = {
                     guard host.passwordRef != reference else { return }

@@ -157,4 +157,32 @@ final class FieldMergeTests: XCTestCase {
         XCTAssertEqual([String(host.port), host.username ?? "-"], ["22", "from-an-older-build"])
         XCTAssertEqual(try a.conflicts(), [])
     }
+
+    /// B removes cx; A, not knowing, changes its port later. A keeps the port (newer than the
+    /// deletion); restoring it brings cx back everywhere, as the next incarnation of its record.
+    func testAKeptValueOfARemovedHostBringsTheHostBackAsItsNextIncarnation() throws {
+        let id = try a.host("cx").id
+        try b.removeHost(id: id)
+        usleep(2_000)
+        try edit(a) { $0.port = 2200 }
+        for store in [a!, b!, a!] { try sync(store) }
+        XCTAssertNil(try a.host(id: id))
+        let kept = try XCTUnwrap(try a.conflicts().first)
+        XCTAssertTrue(kept.winnerDeleted)
+        XCTAssertEqual(kept.kept, [.text("cx.example"), .integer(2200)])
+        XCTAssertEqual(try b.conflicts(), [])
+
+        try a.restoreConflict(kept.id)
+        try a.dropConflict(kept.id)
+        XCTAssertEqual(try a.host(id: id)?.port, 2200)
+        for store in [a!, b!, c!] { try sync(store) }
+        for store in [b!, c!] {
+            XCTAssertEqual(try store.host(id: id)?.port, 2200, "the later incarnation beats the deletion")
+            XCTAssertEqual(try store.conflicts(), [])
+        }
+        // Removing it again ends the new incarnation too.
+        try b.removeHost(id: id)
+        for store in [b!, a!] { try sync(store) }
+        XCTAssertNil(try a.host(id: id))
+    }
 }

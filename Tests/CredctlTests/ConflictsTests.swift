@@ -68,18 +68,36 @@ final class ConflictsTests: TwoDeviceTestCase {
         XCTAssertEqual(try b.run("conflicts", "list", "--json").output, "{\n  \"conflicts\": []\n}\n")
     }
 
-    func testRestoringTheSecretOfARemovedHostIsRefusedAndKeepsTheEntry() throws {
-        assertStatus(try a.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("original".utf8)), 0)
+    /// B edits web's password while A removes web: B keeps its edit, and restoring it brings
+    /// web back (the next incarnation of its record, from what B held) with that password, on
+    /// every device. While web's label is taken, the restore is refused and changes nothing.
+    func testRestoringThePasswordOfARemovedHostBringsTheHostBackEverywhere() throws {
+        assertStatus(try a.run(["host", "add", "web", "--hostname", "web.example", "--user", "deploy", "--password-stdin"], input: Array("original".utf8)), 0)
         assertStatus(try a.run("sync"), 0)
         try join()
         assertStatus(try b.run(["host", "edit", "web", "--password-stdin"], input: Array("edit on b".utf8)), 0)
         assertStatus(try a.run("host", "rm", "web"), 0)
         assertStatus(try a.run("sync"), 0)
         assertStatus(try b.run("sync"), 0)
+        assertStatus(try b.run("host", "show", "web"), 66)
         XCTAssertTrue(try b.run("conflicts", "list").output.contains("password of a removed host"))
+
+        assertStatus(try b.run("host", "add", "web", "--hostname", "other.example"), 0)
         let refused = try b.run("conflicts", "restore", "1")
-        assertStatus(refused, 66)
-        XCTAssertTrue(refused.stderr.contains("was removed"), refused.stderr)
+        assertStatus(refused, 65)
+        XCTAssertTrue(refused.stderr.contains("already exists"), refused.stderr)
         XCTAssertTrue(try b.run("conflicts", "list").output.contains("password of a removed host"), "still kept")
+        assertStatus(try b.run("host", "rm", "web"), 0)
+
+        let restored = try b.run("conflicts", "restore", "1")
+        assertStatus(restored, 0)
+        XCTAssertTrue(restored.output.contains("password of host 'web'"), restored.output)
+        XCTAssertEqual(try b.run("read", "cred://host/web/password").output, "edit on b")
+        let shown = try b.run("host", "show", "web").output
+        XCTAssertTrue(shown.contains("web.example:22") && shown.contains("deploy"), "the host as B held it: \(shown)")
+        for device in [b!, a!, b!] { assertStatus(try device.run("sync"), 0) }
+        XCTAssertEqual(try a.run("read", "cred://host/web/password").output, "edit on b", "back on the device that removed it")
+        XCTAssertEqual(try a.run("conflicts", "list", "--json").output, "{\n  \"conflicts\": []\n}\n")
+        XCTAssertEqual(try b.run("conflicts", "list", "--json").output, "{\n  \"conflicts\": []\n}\n")
     }
 }

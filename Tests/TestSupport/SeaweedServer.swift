@@ -33,7 +33,16 @@ public final class SeaweedServer {
         try """
             {"identities":[{"name":"credvault","credentials":[{"accessKey":"\(Self.accessKey)","secretKey":"\(secretKey)"}],"actions":["Admin","Read","Write","List","Tagging"]}]}
             """.write(toFile: directory + "/s3.json", atomically: true, encoding: .utf8)
-        try start()
+        // A port chosen free can be taken before the server binds it (another test run on the
+        // machine): the server then exits at once, and starts again on other ports.
+        for attempt in 1...3 {
+            do {
+                try start()
+                return
+            } catch let failure as SeaweedFailure where failure.exitedEarly && attempt < 3 {
+                ports = [:]
+            }
+        }
     }
 
     /// Starts (or starts again, on the same data and ports) and waits until the bucket answers.
@@ -59,7 +68,7 @@ public final class SeaweedServer {
             if waitpid(pid, &status, WNOHANG) == pid {
                 FixtureProcesses.unregister(pid)
                 pid = 0
-                throw SeaweedFailure("SeaweedFS exited (status \(status)) before answering on \(endpoint); see \(directory)/weed.log")
+                throw SeaweedFailure("SeaweedFS exited (status \(status)) before answering on \(endpoint); see \(directory)/weed.log", exitedEarly: true)
             }
             usleep(100_000)
         }
@@ -104,5 +113,10 @@ public final class SeaweedServer {
 
 public struct SeaweedFailure: Error, CustomStringConvertible {
     public let description: String
-    init(_ description: String) { self.description = description }
+    /// The server exited before it answered (a port it was given was taken, say).
+    let exitedEarly: Bool
+    init(_ description: String, exitedEarly: Bool = false) {
+        self.description = description
+        self.exitedEarly = exitedEarly
+    }
 }

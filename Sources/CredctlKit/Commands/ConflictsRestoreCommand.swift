@@ -3,7 +3,7 @@ import CredentialVault
 struct ConflictsRestoreCommand: Command {
     static let spec = CommandSpec(
         path: ["conflicts", "restore"],
-        overview: "Bring back what conflicts list shows. A secret's version (ID as listed, a number, or s and the number) becomes a new incarnation of its secret, wins over the deletion or edit it lost to, and reaches other devices with the next sync; its host or identity must still exist, and the vault must be unlocked. A config value (c1, c2 and so on) is applied to its record again as a new edit made after seeing the one that beat it, so it wins everywhere; the record must still exist and the value must still make sense (an identity, group or jump host it names must exist).",
+        overview: "Bring back what conflicts list shows. A secret's version (ID as listed, a number, or s and the number) becomes a new incarnation of its secret, wins over the deletion or edit it lost to, and reaches other devices with the next sync; a removed host comes back with it (when its label is free and what it names exists), a removed identity does not; the vault must be unlocked. A config value (c1, c2 and so on) is applied to its record again as a new edit made after seeing the one that beat it, so it wins everywhere; the record must still exist and the value must still make sense (an identity, group or jump host it names must exist).",
         usage: ["conflicts restore ID"],
         options: [],
         positionals: 1...1,
@@ -31,8 +31,9 @@ struct ConflictsRestoreCommand: Command {
             guard let conflict = try vault.conflicts().first(where: { $0.id == id }) else {
                 throw CLIError(message: "There is no conflict \(id) on this device.", hint: "List them with: credctl conflicts list", status: ExitStatus.notFound)
             }
-            let name = text.secret(conflict)
             try context.unlockingIfNeeded(vault) { try vault.restoreConflict(id) }
+            // Named after the restore: a removed host is back by then.
+            let name = text.secret(conflict)
             Output.out("Restored the \(name) as it was at \(ConflictText.time(conflict.lost.version.seconds)); it goes to other devices with the next sync.\n")
         }
     }
