@@ -62,9 +62,10 @@ public final class ConfigStore: Sendable {
         }
     }
 
-    /// Every secret key a record names, sorted by its bytes (repeats possible).
+    /// Every secret key a record names — or a kept conflict value would name again once
+    /// restored — sorted by its bytes (repeats possible).
     public func referencedSecretKeys() throws -> [String] {
-        try read("list the secrets in use") { db in
+        let named = try read("list the secrets in use") { db in
             try db.query("""
                 SELECT password_ref FROM hosts WHERE password_ref IS NOT NULL
                 UNION ALL SELECT private_key_ref FROM identities
@@ -72,6 +73,24 @@ public final class ConfigStore: Sendable {
                 ORDER BY 1
                 """) { $0.text(0) ?? "" }
         }
+        let kept = try conflicts().flatMap { conflict -> [String] in
+            guard let type = ConfigZone.kinds[conflict.kind] else { return [] }
+            let values = Array(zip(conflict.columns, conflict.kept)) + Array(zip(type.columns, conflict.recordState))
+            return values.compactMap { column, value in
+                guard column.hasSuffix("_ref"), case .text(let key) = value else { return nil }
+                return key
+            }
+        }
+        guard !kept.isEmpty else { return named }
+        // Both sorted by bytes, merged in one walk (the named list can hold 200k keys).
+        let extra = kept.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var merged: [String] = [], index = extra.startIndex
+        merged.reserveCapacity(named.count + extra.count)
+        for key in named {
+            while index < extra.endIndex, extra[index].utf8.lexicographicallyPrecedes(key.utf8) { merged.append(extra[index]); index += 1 }
+            merged.append(key)
+        }
+        return merged + extra[index...]
     }
 
     /// What the config zone received but could not apply.

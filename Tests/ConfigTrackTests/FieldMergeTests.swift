@@ -185,4 +185,23 @@ final class FieldMergeTests: XCTestCase {
         for store in [b!, a!] { try sync(store) }
         XCTAssertNil(try a.host(id: id))
     }
+
+    /// A kept value that names a secret keeps that secret in use: collecting it as an orphan
+    /// would leave the restored value naming a body that is gone.
+    func testASecretAKeptValueNamesIsStillInUse() throws {
+        var host = try a.host("cx")
+        let reference = SecretReference.hostPassword(host.id)
+        host.passwordRef = reference
+        host.authMethod = .password
+        let group = Host.fieldGroups[3]
+        try a.write("keep") { db in
+            try ConfigStore.keepConflict(db, Host.self, recordName: host.recordName, group: group, record: host.columnValues.map(\.sqlValue),
+                                         keptVersion: RecordVersion(clock: 5 << 16, device: "device-a"), winner: [.text("agent"), .null, .null],
+                                         winnerVersion: RecordVersion(clock: 6 << 16, device: "device-b"))
+        }
+        try a.save(Host(label: "zz", hostname: "zz.example", authMethod: .password, passwordRef: nil))
+        let used = try a.referencedSecretKeys()
+        XCTAssertTrue(used.contains(reference.key))
+        XCTAssertEqual(used, used.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, "still sorted by bytes")
+    }
 }
