@@ -29,18 +29,25 @@ extension ConfigZone {
         }
         // A deletion is terminal for its incarnation and the ones before: only a later
         // incarnation (a record brought back) lives again.
+        var revives = false
         if stored == nil, tombstones, let ended = try tombstone(db, recordName: envelope.recordName, kind: type.kind) {
             guard envelope.incarnation > ended.incarnation else { return .ignored }
-            try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName])
+            revives = true
         }
         guard let stored else {
-            return try storing { try store(db, type, key: key, values: incoming.values, stamps: incoming.stamps, incarnation: envelope.incarnation) } ?? .applied
+            if let refused = try storing({ try store(db, type, key: key, values: incoming.values, stamps: incoming.stamps, incarnation: envelope.incarnation) }) {
+                return refused
+            }
+            // The tombstone goes only once the later incarnation is stored in its place.
+            if revives { try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName]) }
+            return .applied
         }
         if envelope.incarnation != stored.incarnation {
             return try mergeIncarnation(db, envelope, incoming, type: type, key: key, stored: stored, pending: pending)
         }
         var values = stored.values, stamps = stored.stamps
         var keepsOwn = false
+        var kept: [(group: FieldGroup, mine: FieldStamp, theirs: FieldStamp, values: [SQLValue])] = []
         for (index, group) in type.fieldGroups.enumerated() {
             let mine = stored.stamps[index], theirs = incoming.stamps[index]
             let myValues = group.values(of: stored.values), theirValues = group.values(of: incoming.values)
@@ -51,8 +58,7 @@ extension ConfigZone {
             // Written here, and beaten by a write that did not know it: kept. (A format-1 winner
             // cannot say what it knew: only a value not yet sent is kept, as format 1 did.)
             if mine.version.device == deviceID, !theirs.context.covers(mine.version), !incoming.legacy || pending {
-                try ConfigStore.keepConflict(db, type, recordName: envelope.recordName, group: group, record: stored.values,
-                                             keptVersion: mine.version, winner: theirValues, winnerVersion: theirs.version)
+                kept.append((group, mine, theirs, theirValues))
             }
             for column in group.columns { values[column] = incoming.values[column] }
             stamps[index] = theirs
@@ -60,6 +66,11 @@ extension ConfigZone {
         guard stamps != stored.stamps || values != stored.values else { return .ignored }
         var version = stored.version
         if let refused = try storing({ version = try store(db, type, key: key, values: values, stamps: stamps, incarnation: stored.incarnation) }) { return refused }
+        // Kept once the winner is in place (a refused write keeps nothing).
+        for (group, mine, theirs, winner) in kept {
+            try ConfigStore.keepConflict(db, type, recordName: envelope.recordName, group: group, record: stored.values,
+                                         keptVersion: mine.version, winner: winner, winnerVersion: theirs.version)
+        }
         // A pending edit of groups that held is sent again with what arrived; one whose every
         // group lost has nothing left to send.
         if pending {
@@ -120,14 +131,14 @@ extension ConfigZone {
     private func mergeIncarnation(_ db: Connection, _ envelope: Envelope, _ incoming: IncomingRecord, type: any ConfigRecord.Type, key: String,
                                   stored: StoredRecord, pending: Bool) throws -> MergeOutcome {
         guard envelope.incarnation > stored.incarnation else { return .ignored }
+        if let refused = try storing({ try store(db, type, key: key, values: incoming.values, stamps: incoming.stamps, incarnation: envelope.incarnation) }) {
+            return refused
+        }
         for (index, group) in type.fieldGroups.enumerated() {
             let mine = stored.stamps[index], theirs = incoming.stamps[index]
             guard mine.version.device == deviceID, !theirs.context.covers(mine.version) else { continue }
             try ConfigStore.keepConflict(db, type, recordName: envelope.recordName, group: group, record: stored.values,
                                          keptVersion: mine.version, winner: group.values(of: incoming.values), winnerVersion: theirs.version)
-        }
-        if let refused = try storing({ try store(db, type, key: key, values: incoming.values, stamps: incoming.stamps, incarnation: envelope.incarnation) }) {
-            return refused
         }
         if pending { try Journal.discard(db, recordName: envelope.recordName) }
         return .applied
