@@ -99,10 +99,9 @@ extension ConfigZone {
     /// device could not have seen are kept as conflicts) or an older tombstone.
     private func mergeDeletion(_ db: Connection, _ envelope: Envelope, type: any ConfigRecord.Type, key: String, stored: StoredRecord?,
                                pending: Bool, tombstones: Bool) throws -> MergeOutcome {
-        // Of two deletions the later incarnation's, then the newer, stands; the same one again
-        // (in any format) changes nothing.
-        if stored == nil, tombstones, let local = try tombstone(db, recordName: envelope.recordName, kind: type.kind),
-           (envelope.incarnation, envelope.version) <= (local.incarnation, local.version) {
+        // Of two deletions the later incarnation's, then the newer, stands (`Merge`); the same
+        // one again, in any format, changes nothing.
+        if stored == nil, tombstones, let local = try tombstone(db, recordName: envelope.recordName, kind: type.kind), !Merge.wins(envelope, over: local) {
             return .ignored
         }
         // A deletion ends its incarnation and the ones before, never a later one.

@@ -20,9 +20,15 @@ struct FieldStamp: Sendable, Hashable {
     /// The stamp every group of a format-1 record (or of a row with no `fields`) has.
     static func only(_ version: RecordVersion) -> FieldStamp { FieldStamp(version: version, context: VersionContext(only: version)) }
 
+    /// Whether this is `.only(recordVersion)`, asked without building that stamp: every stamp of
+    /// every record is asked this when it is stored or sent.
+    func isOnly(_ recordVersion: RecordVersion) -> Bool {
+        version == recordVersion && (version.clock == 0 ? context.entries.isEmpty : context.isOnly(version))
+    }
+
     /// Tag 0 when the stamp is `only(recordVersion)`, else tag 1, the version and the context.
     func encode(into writer: inout ByteWriter, recordVersion: RecordVersion) {
-        if self == .only(recordVersion) { return writer.u8(0) }
+        if isOnly(recordVersion) { return writer.u8(0) }
         writer.u8(1)
         writer.u64(version.clock)
         writer.string(version.device)
@@ -36,7 +42,7 @@ struct FieldStamp: Sendable, Hashable {
         case 1:
             let version = RecordVersion(clock: try reader.u64(), device: try reader.string(maximum: 128))
             let stamp = FieldStamp(version: version, context: try VersionContext.decode(from: &reader))
-            guard stamp != .only(recordVersion), VersionContext.isDeviceName(version.device), stamp.context.isWriteContext(of: version), version <= recordVersion else {
+            guard !stamp.isOnly(recordVersion), VersionContext.isDeviceName(version.device), stamp.context.isWriteContext(of: version), version <= recordVersion else {
                 throw ReplicationError(.malformed, "A field version is not canonical.")
             }
             return stamp
@@ -49,7 +55,7 @@ struct FieldStamp: Sendable, Hashable {
 
     /// The stamps of a row for its `fields` column: nil when every group is `only(recordVersion)`.
     static func stored(_ stamps: [FieldStamp], recordVersion: RecordVersion) -> [UInt8]? {
-        if stamps.allSatisfy({ $0 == .only(recordVersion) }) { return nil }
+        if stamps.allSatisfy({ $0.isOnly(recordVersion) }) { return nil }
         var writer = ByteWriter()
         writer.u16(UInt16(stamps.count))
         for stamp in stamps { stamp.encode(into: &writer, recordVersion: recordVersion) }

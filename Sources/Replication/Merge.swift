@@ -9,7 +9,9 @@
 ///    deletion is terminal for its incarnation, so no delayed or clock-skewed update of that
 ///    incarnation can bring the record back;
 /// 3. then the newer **version** (hybrid logical clock, then writer device id);
-/// 4. then the greater **payload** bytes, then format version, so equal versions still agree.
+/// 4. then the greater **payload** bytes, then format version, so equal versions still agree —
+///    except for two deletions: they carry nothing but their version, so two of one version are
+///    the same deletion whatever format wrote them, and neither replaces the other.
 public enum Merge {
     /// Whether `candidate` should replace `current`.
     public static func wins(_ candidate: Envelope, over current: Envelope) -> Bool {
@@ -27,6 +29,6 @@ public enum Merge {
         if a.deleted != b.deleted { return !a.deleted }
         if a.version != b.version { return a.version < b.version }
         if a.payload != b.payload { return a.payload.lexicographicallyPrecedes(b.payload) }
-        return a.formatVersion < b.formatVersion
+        return !a.deleted && a.formatVersion < b.formatVersion
     }
 }

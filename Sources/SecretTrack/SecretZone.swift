@@ -24,9 +24,11 @@ public struct SecretZone: SQLiteZoneStore {
         try store.read("read pending secret changes") { db in
             try Journal.pending(db, limit: limit).compactMap { entry in
                 if entry.deleted { return Self.tombstone(entry.recordName, incarnation: entry.incarnation, version: entry.version) }
-                guard case (.present(let item), let column?) = try store.state(db, entry.recordName), item.availability == .syncable,
-                      let sealed = try store.sealedBody(column, of: item) else { return nil }
-                return Self.envelope(item, sealed: sealed, context: try SecretStore.heldContext(db, entry.recordName))
+                // The item, its body and its context in one read (a first publish sends every item).
+                guard let (item, column, context) = try db.queryFirst(SecretStore.selectItem + " WHERE reference = ?", [entry.recordName], {
+                    (SecretStore.item($0), $0.blob(6) ?? [], SecretStore.itemContext($0))
+                }), item.availability == .syncable, let sealed = try store.sealedBody(column, of: item) else { return nil }
+                return Self.envelope(item, sealed: sealed, context: context)
             }
         }
     }
@@ -85,10 +87,7 @@ public struct SecretZone: SQLiteZoneStore {
         // A secret pinned to this device is this device's own: nothing from elsewhere replaces
         // or deletes it (its incarnation never left, so none from elsewhere is about it).
         if let item, item.pinned, item.availability == .deviceOnly { return .ignored }
-        // A deletion is compared as the format-1 one it is (it carries nothing else), so the same
-        // deletion written in another format does not apply again.
-        let compared = envelope.deleted ? Self.tombstone(envelope.recordName, incarnation: envelope.incarnation, version: envelope.version) : envelope
-        if let local, !Merge.wins(compared, over: local) {
+        if let local, !Merge.wins(envelope, over: local) {
             return .ignored
         }
         if let local, let item { try keepIfConflict(db, local: local, item: item, losingTo: envelope, context: context, pending: pending) }

@@ -69,4 +69,14 @@ final class FieldPayloadTests: XCTestCase {
         }
         XCTAssertNil(decode(allOlder.bytes), "no group at the envelope's version")
     }
+
+    /// The cheap check the codec uses agrees with comparing against `.only(version)`.
+    func testIsOnlyAgreesWithTheStampItNames() {
+        for version in [record, RecordVersion(clock: 0, device: "device-b")] {
+            let stamps = [FieldStamp.only(version), FieldStamp(version: version, context: VersionContext()),
+                          FieldStamp(version: version, context: VersionContext([version.device: version.clock, "device-a": 1])),
+                          FieldStamp.only(RecordVersion(clock: 5, device: "device-a"))]
+            for stamp in stamps { XCTAssertEqual(stamp.isOnly(version), stamp == .only(version), "\(stamp) at \(version)") }
+        }
+    }
 }

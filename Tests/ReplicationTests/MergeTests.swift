@@ -48,4 +48,16 @@ final class MergeTests: XCTestCase {
             }
         }
     }
+
+    /// Two deletions of one version are the same deletion in any format: neither replaces the
+    /// other, so a format-2 copy never applies again over the stored format-1 tombstone.
+    func testTheSameDeletionInAnotherFormatDoesNotWin() {
+        let stored = envelope(10, deleted: true, payload: [])
+        let again = Envelope(recordName: stored.recordName, kind: stored.kind, formatVersion: 2, version: stored.version,
+                             deleted: true, incarnation: stored.incarnation, payload: [])
+        XCTAssertFalse(Merge.wins(again, over: stored))
+        XCTAssertFalse(Merge.wins(stored, over: again))
+        XCTAssertTrue(Merge.wins(Envelope(recordName: "secret/x", kind: "secret", formatVersion: 2, version: RecordVersion(clock: 10, device: "a"),
+                                          deleted: false, incarnation: 1, payload: [1]), over: envelope(10)), "live versions still order by format")
+    }
 }
