@@ -24,7 +24,7 @@ extension ConfigValidation {
 
     public static func host(_ host: Host) throws {
         try label(host.label, kind: Host.kind)
-        let name = CanonicalUUID.printable(host.label)
+        var name: String { CanonicalUUID.printable(host.label) }
         try storedHostname(host.hostname)
         try port(host.port)
         if let username = host.username { try self.username(username) }
@@ -37,7 +37,7 @@ extension ConfigValidation {
 
     public static func identity(_ identity: Identity) throws {
         try label(identity.label, kind: Identity.kind)
-        let name = CanonicalUUID.printable(identity.label)
+        var name: String { CanonicalUUID.printable(identity.label) }
         if let username = identity.username { try self.username(username) }
         guard identity.privateKeyRef == .identityPrivateKey(identity.id),
               identity.passphraseRef == nil || identity.passphraseRef == .identityPassphrase(identity.id) else {

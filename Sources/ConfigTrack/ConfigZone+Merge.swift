@@ -23,7 +23,7 @@ extension ConfigZone {
             return try mergeDeletion(db, envelope, type: type, key: key, stored: stored, pending: pending, tombstones: tombstones)
         }
         let incoming: IncomingRecord
-        switch decode(envelope, type) {
+        switch decode(envelope, type, key: key) {
         case .record(let decoded): incoming = decoded
         case .refused(let outcome): return outcome
         }
@@ -178,7 +178,7 @@ extension ConfigZone {
     }
 
     /// Decodes and checks a live envelope, or says why it is quarantined.
-    private func decode(_ envelope: Envelope, _ type: any ConfigRecord.Type) -> Decoding {
+    private func decode(_ envelope: Envelope, _ type: any ConfigRecord.Type, key: String) -> Decoding {
         let incoming: IncomingRecord
         if envelope.formatVersion == ConfigPayload.formatVersion {
             guard let values = ConfigPayload.decode(envelope.payload, count: type.columns.count) else { return .refused(.quarantined("invalid \(envelope.kind) payload")) }
@@ -188,7 +188,6 @@ extension ConfigZone {
             else { return .refused(.quarantined("invalid \(envelope.kind) payload")) }
             incoming = IncomingRecord(values: values, stamps: stamps, legacy: false)
         }
-        let key = envelope.recordName.split(separator: "/").last.map(String.init) ?? ""
         let row = [SQLValue.text(key)] + incoming.values + [SQLValue.integer(Int64(bitPattern: envelope.version.clock)), .text(envelope.version.device)]
         // The rules a local save passes, so nothing arrives that this device could not have written.
         do {

@@ -23,7 +23,7 @@ struct FieldStamp: Sendable, Hashable {
     /// Whether this is `.only(recordVersion)`, asked without building that stamp: every stamp of
     /// every record is asked this when it is stored or sent.
     func isOnly(_ recordVersion: RecordVersion) -> Bool {
-        version == recordVersion && (version.clock == 0 ? context.entries.isEmpty : context.isOnly(version))
+        version == recordVersion && (version.clock == 0 ? context.isEmpty : context.isOnly(version))
     }
 
     /// Tag 0 when the stamp is `only(recordVersion)`, else tag 1, the version and the context.
