@@ -66,4 +66,23 @@ final class VersionContextTests: XCTestCase {
             XCTAssertThrowsError(try VersionContext.decode(from: &reader), "\(bytes)")
         }
     }
+
+    /// One context, one value: however it was built (inline for one writer), equal contexts are
+    /// equal and hash alike, so stamps compare by what they say.
+    func testOneContextHasOneValueHoweverItWasBuilt() throws {
+        let version = RecordVersion(clock: 7, device: b)
+        var writer = ByteWriter()
+        VersionContext(only: version).encode(into: &writer)
+        var reader = ByteReader(writer.bytes)
+        let built = [VersionContext(only: version), VersionContext([b: 7]), VersionContext().advanced(to: version),
+                     VersionContext(only: RecordVersion(clock: 3, device: b)).advanced(to: version), try VersionContext.decode(from: &reader)]
+        XCTAssertEqual(Set(built).count, 1)
+        let two = VersionContext([a: 1]).advanced(to: version)
+        XCTAssertEqual(two, VersionContext([b: 7, a: 1]))
+        XCTAssertEqual(two.clock(of: a), 1)
+        XCTAssertEqual(two.clock(of: b), 7)
+        XCTAssertEqual(two.clock(of: "c"), 0)
+        XCTAssertEqual(two.description, "{\(a):1,\(b):7}")
+        XCTAssertTrue(VersionContext().isEmpty && VersionContext(only: RecordVersion(clock: 0, device: a)).isEmpty)
+    }
 }
