@@ -62,8 +62,8 @@ public func fuzzConfigMerge(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
     return 0
 }
 
-/// The record kinds in envelopes, and one this build does not know.
-private let kinds = ["host", "group", "identity", "forward", "device", "secret"]
+/// The record kinds in envelopes, one this build does not know, and removals (of hosts).
+private let kinds = ["host", "group", "identity", "forward", "device", "secret", Envelope.removalKind]
 /// A few record ids, so envelopes of one input meet the same records.
 private let ids = ["3f2504e0-4f89-41d3-9a0c-0305e82c3301", "3f2504e0-4f89-41d3-9a0c-0305e82c3302", "3f2504e0-4f89-41d3-9a0c-0305e82c3303",
                    "3F2504E0-4F89-41D3-9A0C-0305E82C3301"]
@@ -74,7 +74,8 @@ private func envelope(_ input: inout FuzzInput) -> Envelope? {
     let kind = kinds[Int(input.byte()) % kinds.count]
     let idSelector = Int(input.byte())
     // A name of another kind, or none at all, now and then.
-    let name = idSelector < 240 ? "\(kind)/\(ids[idSelector % ids.count])" : idSelector < 248 ? "host/\(ids[0])" : input.text()
+    let record = kind == Envelope.removalKind ? "removal/host" : kind
+    let name = idSelector < 240 ? "\(record)/\(ids[idSelector % ids.count])" : idSelector < 248 ? "host/\(ids[0])" : input.text()
     let flags = input.byte()
     let formatVersion: UInt16 = flags & 0x80 != 0 ? input.u16() : flags & 0x40 != 0 ? FieldPayload.formatVersion : ConfigPayload.formatVersion
     let clock = input.u64()

@@ -141,5 +141,18 @@ enum ReplicationSeeds {
                 entry(&writer, envelope, clock: clock + 2)
             }
         }
+        // A host's removal (kind 6: what its deleting device had seen) just before its
+        // tombstone, as a format-2 deletion travels, and a late edit after both.
+        if let host = envelopes.first(where: { $0.kind == "host" }) {
+            seeds.write("FuzzConfigMerge") { writer in
+                writer.byte(1); writer.byte(1); writer.byte(3); writer.u64(sequence + 2); writer.byte(1)
+                entry(&writer, host, clock: clock)
+                var context = ByteWriter()
+                VersionContext(only: RecordVersion(clock: clock + 1, device: FuzzFixtures.devices[0])).encode(into: &context)
+                writer.byte(6); writer.byte(0); writer.byte(0x40); writer.u64(clock + 1); writer.field(context.bytes)
+                entry(&writer, host, clock: clock + 1, deleted: true)
+                entry(&writer, host, clock: clock + 2)
+            }
+        }
     }
 }

@@ -54,6 +54,7 @@ enum ConfigSchema {
         SyncTables.quarantineBoundsMigration,
         fieldVersionsMigration,
         incarnationsMigration,
+        RemovalLog.migration,
     ])
 
     /// Field groups carry their own versions (`fields`, NULL while every group has the row's

@@ -39,6 +39,7 @@ extension ConfigStore {
             let stamps = Array(repeating: stamp, count: Host.fieldGroups.count)
             try db.run(Host.insertSQL, [key] + host.columnValues + [version.clock, deviceID, FieldStamp.stored(stamps, recordVersion: version), incarnation + 1])
             try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [host.recordName])
+            try RemovalLog.drop(db, recordName: host.recordName)
             try Journal.record(db, JournalEntry(recordName: host.recordName, kind: Host.kind, version: version, deleted: false, incarnation: incarnation + 1))
             host.version = version
             return host

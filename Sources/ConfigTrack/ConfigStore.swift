@@ -194,6 +194,7 @@ public final class ConfigStore: Sendable {
         let incarnation = stored?.incarnation ?? 0
         try db.run(R.insertSQL, [key] + values.map { $0 as SQLBindable } + [version.clock, deviceID, FieldStamp.stored(stamps, recordVersion: version), incarnation])
         try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [stamped.recordName])
+        try RemovalLog.drop(db, recordName: stamped.recordName)
         try Journal.record(db, JournalEntry(recordName: stamped.recordName, kind: R.kind, version: version, deleted: false, incarnation: incarnation))
         return stamped
     }
@@ -206,6 +207,8 @@ public final class ConfigStore: Sendable {
         try db.run("DELETE FROM \(R.table) WHERE id = ?", [CanonicalUUID.text(record.id)])
         try ConfigZone.storeTombstone(db, recordName: record.recordName, kind: R.kind, version: version, incarnation: stored?.incarnation ?? 0,
                                       lastState: stored.map { ConfigPayload.encode($0.values) })
+        try RemovalLog.store(db, recordName: record.recordName, incarnation: stored?.incarnation ?? 0, version: version,
+                             context: ConfigZone.removalContext(deleting: stored, at: version))
         try Journal.record(db, JournalEntry(recordName: record.recordName, kind: R.kind, version: version, deleted: true, incarnation: stored?.incarnation ?? 0))
     }
 }

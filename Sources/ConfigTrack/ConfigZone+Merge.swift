@@ -12,6 +12,7 @@ extension ConfigZone {
     /// groups both survive; a value this device wrote that loses to one written without knowing
     /// it is kept as a conflict first.
     func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, tombstones: Bool, known: Bool = true) throws -> MergeOutcome {
+        if envelope.isRemoval { return try mergeRemoval(db, envelope) }
         guard let type = Self.kinds[envelope.kind] else { return .unsupported("unknown record kind '\(envelope.kind)'") }
         guard [ConfigPayload.formatVersion, FieldPayload.formatVersion].contains(envelope.formatVersion) else {
             return .unsupported("unsupported \(envelope.kind) format version \(envelope.formatVersion)")
@@ -39,7 +40,10 @@ extension ConfigZone {
                 return refused
             }
             // The tombstone goes only once the later incarnation is stored in its place.
-            if revives { try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName]) }
+            if revives {
+                try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName])
+                try RemovalLog.drop(db, recordName: envelope.recordName)
+            }
             return .applied
         }
         if envelope.incarnation != stored.incarnation {
@@ -107,13 +111,15 @@ extension ConfigZone {
         // A deletion ends its incarnation and the ones before, never a later one.
         if let stored, stored.incarnation > envelope.incarnation { return .ignored }
         if let stored {
-            // Without the deletion's context, a value is known to be unseen by it when it is
-            // newer (a deleting device that had seen it would have stamped its deletion later)
-            // or when it was never sent.
-            let unsent = pending ? try Journal.pendingVersion(db, recordName: envelope.recordName) : nil
+            // The deletion's context says what its device had seen. Without one (a format-1
+            // deletion), a value is known to be unseen by it when it is newer (a deleting device
+            // that had seen it would have stamped its deletion later) or was never sent.
+            let removal = try RemovalLog.context(db, recordName: envelope.recordName, incarnation: envelope.incarnation, version: envelope.version)
+            let unsent = pending && removal == nil ? try Journal.pendingVersion(db, recordName: envelope.recordName) : nil
             for (index, group) in type.fieldGroups.enumerated() {
                 let mine = stored.stamps[index]
-                guard mine.version.device == deviceID, envelope.version < mine.version || unsent == mine.version else { continue }
+                guard mine.version.device == deviceID else { continue }
+                guard removal.map({ !$0.covers(mine.version) }) ?? (envelope.version < mine.version || unsent == mine.version) else { continue }
                 try ConfigStore.keepConflict(db, type, recordName: envelope.recordName, group: group, record: stored.values,
                                              keptVersion: mine.version, winner: nil, winnerVersion: envelope.version)
             }

@@ -15,9 +15,11 @@ extension ConfigZone {
                                       version: stored.version, deleted: false, incarnation: stored.incarnation, payload: stored.payload(type)))
                 }
             }
+            // Each tombstone after its removal, as a batch carries them.
             try db.forEach("SELECT record_name, kind, version_clock, version_device, incarnation FROM config_tombstones ORDER BY record_name") { row in
-                try emit(Envelope(recordName: row.text(0) ?? "", kind: row.text(1) ?? "", formatVersion: ConfigPayload.formatVersion,
-                                  version: RecordVersion(clock: row.uint64(2), device: row.text(3) ?? ""), deleted: true, incarnation: row.int64(4), payload: []))
+                let (recordName, version, incarnation) = (row.text(0) ?? "", RecordVersion(clock: row.uint64(2), device: row.text(3) ?? ""), row.int64(4))
+                if let removal = try RemovalLog.envelope(db, recordName: recordName, incarnation: incarnation, version: version) { try emit(removal) }
+                try emit(tombstone(recordName, kind: row.text(1) ?? "", version: version, incarnation: incarnation))
             }
             for envelope in frame.held { try emit(envelope) }
             return frame.cursors

@@ -21,9 +21,8 @@ public struct ConfigZone: SQLiteZoneStore {
 
     public func pendingChanges(limit: Int) throws -> [Envelope] {
         try store.read("read pending config changes") { db in
-            try Journal.pending(db, limit: limit).compactMap { entry in
-                if entry.deleted { return tombstone(entry.recordName, kind: entry.kind, version: entry.version, incarnation: entry.incarnation) }
-                return try localEnvelope(db, recordName: entry.recordName)
+            try RemovalLog.pendingEnvelopes(db, limit: limit, tombstone: { tombstone($0.recordName, kind: $0.kind, version: $0.version, incarnation: $0.incarnation) }) {
+                try localEnvelope(db, recordName: $0.recordName)
             }
         }
     }

@@ -191,7 +191,7 @@ public struct ZoneEngine: Sendable {
             try store.notePublishing(sequence: sequence, digest: GenericHash.hash(bytes))
             _ = try remote.createOnly(batch.objectName, bytes: bytes)
             try store.acknowledge(changes, sequence: sequence)
-            report.sentChanges += changes.count
+            report.sentChanges += changes.count { !$0.isRemoval }
             report.sentObjects += 1
             published.append(sequence)
             progress?(report)

@@ -41,5 +41,6 @@ enum SecretSchema {
         SyncTables.compactionMigration,
         SyncTables.quarantineBoundsMigration,
         SecretStore.contextsMigration,
+        RemovalLog.migration,
     ])
 }

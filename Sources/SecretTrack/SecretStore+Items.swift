@@ -96,14 +96,15 @@ extension SecretStore {
             let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
             let marker = DeletionMarker(reference: reference, incarnation: item.incarnation, version: version)
             let travels = item.availability == .syncable
+            let context = try Self.writeContext(db, reference, version: version)
             try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device, local_only, context) VALUES (?, ?, ?, ?, ?, ?)",
-                       [reference, item.incarnation, version.clock, version.device, !travels,
-                        Self.stored(try Self.writeContext(db, reference, version: version), version: version)])
+                       [reference, item.incarnation, version.clock, version.device, !travels, Self.stored(context, version: version)])
             try db.run("DELETE FROM secret_items WHERE reference = ?", [reference])
             // Deleting is meant: a device-only copy kept from a migration goes with the body.
             try db.run("DELETE FROM migration_copies WHERE reference = ?", [reference])
             // A syncable deletion travels, so every device removes this incarnation for good.
             guard travels else { return marker }
+            try RemovalLog.store(db, recordName: reference, incarnation: item.incarnation, version: version, context: context)
             try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: version, deleted: true, incarnation: item.incarnation))
             return marker
         }

@@ -23,8 +23,10 @@ extension SecretStore {
             }
             let body = try SealedBox.open(sealed, key: keys.vaultKey, purpose: Self.bodyPurpose, context: Self.context(item))
             let deletion = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
-            try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device) VALUES (?, ?, ?, ?)",
-                       [reference, item.incarnation, deletion.clock, deletion.device])
+            let context = try Self.writeContext(db, reference, version: deletion)
+            try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device, context) VALUES (?, ?, ?, ?, ?)",
+                       [reference, item.incarnation, deletion.clock, deletion.device, Self.stored(context, version: deletion)])
+            try RemovalLog.store(db, recordName: reference, incarnation: item.incarnation, version: deletion, context: context)
             try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: deletion, deleted: true, incarnation: item.incarnation))
             let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
             let pinned = SecretItem(reference: reference, availability: .deviceOnly, pinned: true, incarnation: try Self.incarnation(after: item.incarnation, of: reference), version: version)

@@ -28,7 +28,11 @@ extension SecretZone {
                 try emit(Self.envelope(item, sealed: sealed, context: SecretStore.itemContext(row)))
             }
             guard !missing else { return nil }
+            // Each tombstone after its removal, as a batch carries them.
             for marker in markers.values.sorted(by: { $0.reference < $1.reference }) {
+                if let removal = try RemovalLog.envelope(db, recordName: marker.reference, incarnation: marker.incarnation, version: marker.version) {
+                    try emit(removal)
+                }
                 try emit(Self.tombstone(marker.reference, incarnation: marker.incarnation, version: marker.version))
             }
             for envelope in frame.held { try emit(envelope) }

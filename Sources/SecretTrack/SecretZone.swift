@@ -22,8 +22,7 @@ public struct SecretZone: SQLiteZoneStore {
 
     public func pendingChanges(limit: Int) throws -> [Envelope] {
         try store.read("read pending secret changes") { db in
-            try Journal.pending(db, limit: limit).compactMap { entry in
-                if entry.deleted { return Self.tombstone(entry.recordName, incarnation: entry.incarnation, version: entry.version) }
+            try RemovalLog.pendingEnvelopes(db, limit: limit, tombstone: { Self.tombstone($0.recordName, incarnation: $0.incarnation, version: $0.version) }) { entry in
                 // The item, its body and its context in one read (a first publish sends every item).
                 guard let (item, column, context) = try db.queryFirst(SecretStore.selectItem + " WHERE reference = ?", [entry.recordName], {
                     (SecretStore.item($0), $0.blob(6) ?? [], SecretStore.itemContext($0))
@@ -68,6 +67,7 @@ public struct SecretZone: SQLiteZoneStore {
         let keepForLater: (String) -> MergeOutcome = {
             envelope.deleted && envelope.payload.isEmpty || Self.looksSealed(envelope.payload) ? .unsupported($0) : .refused($0 + " (its bytes were not kept)")
         }
+        if envelope.isRemoval { return try RemovalLog.merge(db, envelope) { !$0.isEmpty && !$0.hasPrefix(Envelope.removalKind + "/") } }
         guard envelope.kind == SecretStore.itemKind else { return keepForLater("unknown record kind '\(envelope.kind)'") }
         guard [Self.formatOne, Self.formatVersion].contains(envelope.formatVersion) else {
             return keepForLater("unsupported secret format version \(envelope.formatVersion)")
@@ -90,11 +90,16 @@ public struct SecretZone: SQLiteZoneStore {
         if let local, !Merge.wins(envelope, over: local) {
             return .ignored
         }
+        // A deletion's context came in its removal, just before it (none from an older build).
+        if envelope.deleted {
+            context = try RemovalLog.context(db, recordName: envelope.recordName, incarnation: envelope.incarnation, version: envelope.version)
+        }
         if let local, let item { try keepIfConflict(db, local: local, item: item, losingTo: envelope, context: context, pending: pending) }
         if envelope.deleted {
             // The marker for that incarnation first; the body goes only if it is of that life.
-            try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device) VALUES (?, ?, ?, ?)",
-                       [envelope.recordName, envelope.incarnation, envelope.version.clock, envelope.version.device])
+            try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device, context) VALUES (?, ?, ?, ?, ?)",
+                       [envelope.recordName, envelope.incarnation, envelope.version.clock, envelope.version.device,
+                        context.flatMap { SecretStore.stored($0, version: envelope.version) }])
             try db.run("DELETE FROM secret_items WHERE reference = ? AND incarnation <= ?", [envelope.recordName, envelope.incarnation])
             try db.run("DELETE FROM migration_copies WHERE reference = ? AND incarnation <= ?", [envelope.recordName, envelope.incarnation])
         } else {
@@ -113,10 +118,11 @@ public struct SecretZone: SQLiteZoneStore {
     }
 
     /// Keeps this device's body, about to be replaced or removed by `winner`, when that was
-    /// written without knowing it: a winner whose write context (`context`, format 2) does not
-    /// cover it — whether or not this body was sent — or a device-only body. Without a context
-    /// (a deletion, or format 1): a body not sent yet, or one newer than the deletion that beats
-    /// it (a deleting device that had seen it would have stamped its deletion later).
+    /// written without knowing it: a winner whose write context (`context`: a format-2 body's,
+    /// or a deletion's removal) does not cover it — whether or not this body was sent — or a
+    /// device-only body. Without a context (format 1, or a deletion without its removal): a
+    /// body not sent yet, or one newer than the deletion that beats it (a deleting device that
+    /// had seen it would have stamped its deletion later).
     private func keepIfConflict(_ db: Connection, local: Envelope, item: SecretItem, losingTo winner: Envelope, context: VersionContext?, pending: Bool) throws {
         guard !local.deleted, local.version.device == deviceID else { return }
         let unseen = context.map { !$0.covers(local.version) } ?? (pending || (winner.deleted && winner.version < local.version))

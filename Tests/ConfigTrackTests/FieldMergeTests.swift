@@ -204,4 +204,57 @@ final class FieldMergeTests: XCTestCase {
         XCTAssertTrue(used.contains(reference.key))
         XCTAssertEqual(used, used.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, "still sorted by bytes")
     }
+
+    /// A's port edit is sent; B removes cx later without having seen it. The removal says what B
+    /// had seen, so A keeps its edit whatever the order (and from B's snapshot too); B keeps
+    /// nothing, and a removal made after seeing the edit keeps nothing anywhere.
+    func testAnEditARemovalElsewhereHadNotSeenIsKeptWhereItWasMade() throws {
+        for order in Self.orders + ["from a snapshot"] {
+            try reset()
+            let id = try a.host("cx").id
+            try edit(a) { $0.port = 2200 }
+            try sync(a)
+            usleep(2_000)
+            try b.removeHost(id: id)  // later, but without A's edit
+            if order == "from a snapshot" {
+                for store in [b!, a!] { try sync(store, compact: true) }
+            } else {
+                try syncAll(in: order)
+            }
+            for store in [a!, b!] { try sync(store) }
+            XCTAssertNil(try a.host(id: id), order)
+            let kept = try a.conflicts()
+            XCTAssertEqual(kept.map(\.group), ["endpoint"], order)
+            XCTAssertEqual(kept.first?.kept, [.text("cx.example"), .integer(2200)], order)
+            XCTAssertEqual(kept.first?.winnerDeleted, true, order)
+            XCTAssertEqual(try b.conflicts(), [], order)
+        }
+        try reset()
+        let id = try a.host("cx").id
+        try edit(a) { $0.port = 2200 }
+        try sync(a)
+        try sync(b)
+        try b.removeHost(id: id)  // after seeing it
+        for store in [b!, a!, c!] { try sync(store) }
+        for store in [a!, b!, c!] { XCTAssertEqual(try store.conflicts(), []) }
+        XCTAssertEqual(try sync(b).sentChanges, 0)
+    }
+
+    /// A removal that cannot be its deletion's (its context misses the deletion itself) is
+    /// quarantined; the tombstone still applies, judged as a deletion without one.
+    func testAMalformedRemovalIsQuarantinedAndItsTombstoneStillApplies() throws {
+        let host = try a.host("cx")
+        let version = RecordVersion(clock: (HybridLogicalClock.wallMilliseconds() + 60_000) << 16, device: "device-o")
+        var payload = ByteWriter()
+        VersionContext(["device-x": 5]).encode(into: &payload)
+        let envelopes = [
+            Envelope(recordName: "removal/" + host.recordName, kind: "removal", formatVersion: 2, version: version, deleted: false, incarnation: 0, payload: payload.bytes),
+            Envelope(recordName: host.recordName, kind: "host", formatVersion: 1, version: version, deleted: true, incarnation: 0, payload: []),
+        ]
+        let batch = Batch(zone: "config", device: "device-o", sequence: 1, envelopes: envelopes)
+        _ = try remote.createOnly(batch.objectName, bytes: try BatchCodec.seal(batch, transportKey: key))
+        try sync(a)
+        XCTAssertNil(try a.host(id: host.id))
+        XCTAssertEqual(try a.quarantined().map(\.reason), ["invalid removal payload"])
+    }
 }

@@ -111,12 +111,15 @@ struct KillHarness {
         switch generator.next() % 5 {
         case 0 where failpoint != nil: kill = .failpoint(failpoint!)
         case 0, 1, 2, 3:
-            // Anywhere in the time this operation has been taking; it first runs once whole, to
-            // be timed.
+            // Anywhere in the time this operation has been taking (it first runs once whole, to
+            // be timed), weighted toward later instants (the density rises linearly): process
+            // start-up is the same short prefix of every operation, the vault work after it is
+            // what the harness is for, and on a busy machine start-up stretches.
             let recent = (durations[operation] ?? []).sorted()
             guard !recent.isEmpty else { kill = .none; break }
             let span = recent[recent.count / 2] * 1.1
-            kill = .after(microseconds: UInt32(Double(generator.next() % 1_000_000) / 1_000_000 * span * 1_000_000))
+            let fraction = (Double(generator.next() % 1_000_000) / 1_000_000).squareRoot()
+            kill = .after(microseconds: UInt32(fraction * span * 1_000_000))
         default: kill = .none
         }
         // One operation in six has a second writer on the same device at the same time: a new

@@ -19,6 +19,10 @@ final class VaultDevice: Sendable {
     /// Every config field value this device wrote, sent or not, by "record group version".
     let fieldWrites = Mutex<[String: FieldWrite]>([:])
 
+    /// Every config record and secret this device removed, by "zone record version", with what
+    /// it had seen.
+    let removals = Mutex<[String: (recordName: String, context: VersionContext)]>([:])
+
     /// Every secret body this device wrote, by "reference version", with its write context.
     let secretWrites = Mutex<[String: SecretWrite]>([:])
 
@@ -93,6 +97,14 @@ final class VaultDevice: Sendable {
             }
         }
         fieldWrites.withLock { $0.merge(found) { old, _ in old } }
+        for (zone, path) in [("config", config.queue.path), ("secrets", secrets.queue.path)] {
+            let removed = try Connection(path: path).query("SELECT record_name, version_clock, context FROM replication_removals WHERE version_device = ?",
+                                                           [vault.deviceID]) { row in
+                var reader = ByteReader(row.blob(2) ?? [])
+                return ("\(zone) \(row.text(0) ?? "") \(row.uint64(1))", (recordName: row.text(0) ?? "", context: try VersionContext.decode(from: &reader)))
+            }
+            removals.withLock { $0.merge(removed) { old, _ in old } }
+        }
         let secretDB = try Connection(path: secrets.queue.path)
         let bodies = try secretDB.query(SecretStore.selectItem + " WHERE version_device = ?", [vault.deviceID]) { row in
             (SecretStore.item(row), SecretStore.itemContext(row))

@@ -256,4 +256,32 @@ final class SecretZoneSyncTests: XCTestCase {
         XCTAssertEqual(try b.collectExpiredConflicts(now: after + ninetyDays + 1), 1, "gone after 90 days")
         XCTAssertEqual(try b.conflicts(), [])
     }
+
+    /// A's edit is sent; B deletes later without having received it. The deletion's removal
+    /// says what B had seen, so A keeps its edit (sealed); a deletion made after receiving an
+    /// edit keeps nothing.
+    func testASentEditADeletionElsewhereHadNotSeenIsKept() throws {
+        try a.put(try SecretBytes(utf8: "first"), for: reference, availability: .syncable)
+        try sync(a)
+        try sync(b)
+        try a.put(try SecretBytes(utf8: "edit on a"), for: reference)
+        try sync(a)
+        b.clockSkew.withLock { $0 = 1_000 }  // surely later than A's edit
+        try b.delete(reference)
+        XCTAssertEqual(try sync(b).sentChanges, 1, "a removal is counted with its tombstone")
+        try sync(a)
+        assertCode(.deleted) { _ = try self.a.read(self.reference) }
+        XCTAssertEqual(try a.conflicts().map(\.lost.version.device), ["device-a"])
+        XCTAssertEqual(try a.conflicts().map(\.winnerDeleted), [true])
+        XCTAssertEqual(try b.conflicts(), [])
+
+        let next = "identity.3f2a9c4e-8b1d-4e6f-a0c2-5d7e9f1b3a6c.passphrase"
+        try a.put(try SecretBytes(utf8: "seen"), for: next, availability: .syncable)
+        try sync(a)
+        try sync(b)
+        try b.delete(next)
+        try sync(b)
+        try sync(a)
+        XCTAssertEqual(try a.conflicts().count, 1, "nothing more kept")
+    }
 }
