@@ -100,4 +100,32 @@ final class ConflictsTests: TwoDeviceTestCase {
         XCTAssertEqual(try a.run("conflicts", "list", "--json").output, "{\n  \"conflicts\": []\n}\n")
         XCTAssertEqual(try b.run("conflicts", "list", "--json").output, "{\n  \"conflicts\": []\n}\n")
     }
+
+    /// B's password edit and port edit are uploaded; A removes the host afterwards without
+    /// having fetched them. A's removal says what A had seen, so B keeps both (listed on B
+    /// only), and restoring the password brings the host back with B's port.
+    func testEditsUploadedBeforeARemovalThatHadNotSeenThemAreKept() throws {
+        assertStatus(try a.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("original".utf8)), 0)
+        assertStatus(try a.run("sync"), 0)
+        try join()
+        assertStatus(try b.run(["host", "edit", "web", "--port", "2200", "--password-stdin"], input: Array("Uploaded-On-B".utf8)), 0)
+        assertStatus(try b.run("sync"), 0)
+        usleep(20_000)
+        assertStatus(try a.run("host", "rm", "web"), 0)
+        for device in [a!, b!, a!] { assertStatus(try device.run("sync"), 0) }
+        assertStatus(try b.run("host", "show", "web"), 66)
+        let listed = try b.run("conflicts", "list").output
+        XCTAssertTrue(listed.contains("password of a removed host"), listed)
+        XCTAssertTrue(listed.contains("2200"), "the port B set is kept too: \(listed)")
+        XCTAssertFalse(listed.contains("Uploaded-On-B"))
+        XCTAssertEqual(try a.run("conflicts", "list", "--json").output, "{\n  \"conflicts\": []\n}\n", "A removed it knowingly of nothing it wrote")
+
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try b.run("conflicts", "list", "--json").stdout)) as? [String: Any])
+        let secret = try XCTUnwrap((json["conflicts"] as? [[String: Any]])?.first { $0["kind"] as? String == "secret" })
+        assertStatus(try b.run("conflicts", "restore", "s\(try XCTUnwrap(secret["id"] as? Int))"), 0)
+        XCTAssertEqual(try b.run("read", "cred://host/web/password").output, "Uploaded-On-B")
+        XCTAssertTrue(try b.run("host", "show", "web").output.contains("web.example:2200"), "the host as B last held it")
+        for device in [b!, a!] { assertStatus(try device.run("sync"), 0) }
+        XCTAssertEqual(try a.run("read", "cred://host/web/password").output, "Uploaded-On-B", "back on the device that removed it")
+    }
 }
