@@ -30,6 +30,14 @@ extension ConfigRecord {
     /// `<kind>/<uuid>`: the record's name in the journal and on the remote.
     var recordName: String { "\(Self.kind)/\(CanonicalUUID.text(id))" }
 
+    /// A record from its id and column values, without a version: a removed record's kept last
+    /// state, or a kept value applied to it.
+    static func unversioned(key: String, values: [SQLValue]) throws -> Self {
+        var record = try Self(row: Row(values: [.text(key)] + values + [.integer(0), .text("")]))
+        record.version = nil
+        return record
+    }
+
     /// The SELECT every read of this kind starts with. Each record type stores it once
     /// (`static let selectSQL = makeSelectSQL()`): it is built on every hot-path query otherwise.
     /// `INSERT OR REPLACE` of id, columns, version and the field groups' stamps (`fields`).

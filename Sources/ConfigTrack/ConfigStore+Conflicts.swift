@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Replication
 import SQLite
 
@@ -78,17 +79,7 @@ extension ConfigStore {
         }
         let key = CanonicalUUID.text(recordID)
         guard let stored = try read("read the record of a conflict", { db in try StoredRecord.read(db, type, key: key) }) else {
-            // A removed host comes back as the next incarnation of its record, as it was here
-            // (or as it was when this value was kept), with the kept value.
-            guard type == Host.self, var host = try removedHost(id: recordID)
-                    ?? (try? Host(row: Row(values: [.text(key)] + conflict.recordState + [.integer(0), .text("")]))) else {
-                throw ConfigError(.notFound, "The \(type.kind) this value belonged to was removed; nothing was restored.",
-                                  hint: "Leave the kept value to expire, or add the \(type.kind) again by hand.")
-            }
-            var values = host.columnValues.map(\.sqlValue)
-            for (column, value) in zip(group.columns, conflict.kept) { values[column] = value }
-            host = try Host(row: Row(values: [.text(key)] + values + [.integer(0), .text("")]))
-            try revive(host)
+            try reviveWithKeptValue(type, conflict, group: group, id: recordID)
             return conflict
         }
         var values = stored.values
@@ -102,5 +93,20 @@ extension ConfigStore {
         default: throw ConfigError(.invalid, "A \(type.kind) value is not restored: it is written once, by its device.")
         }
         return conflict
+    }
+
+    /// A removed record comes back as the next incarnation of its record, as it was here (or as
+    /// it was when the value was kept), with the kept value.
+    private func reviveWithKeptValue<R: ConfigRecord>(_: R.Type, _ conflict: ConfigConflict, group: FieldGroup, id: UUID) throws {
+        let key = CanonicalUUID.text(id)
+        guard let removed = try removedRecord(R.self, id: id) ?? (try? R.unversioned(key: key, values: conflict.recordState)),
+              try read("read the tombstone of a conflict", { db in try ConfigZone(store: self).tombstone(db, recordName: conflict.recordName, kind: R.kind) }) != nil
+        else {
+            throw ConfigError(.notFound, "The \(R.kind) this value belonged to is gone; nothing was restored.",
+                              hint: "Leave the kept value to expire, or add the \(R.kind) again by hand.")
+        }
+        var values = removed.columnValues.map { $0.sqlValue }
+        for (column, value) in zip(group.columns, conflict.kept) { values[column] = value }
+        try reviveRecord(try R.unversioned(key: key, values: values))
     }
 }

@@ -17,18 +17,21 @@ extension ConfigStore {
     /// Validates and stores a rule: local and remote rules need a destination, dynamic ones none.
     @discardableResult
     public func save(_ rule: PortForwardRule) throws -> PortForwardRule {
-        try write("save a port forward") { db in
-            var rule = rule
-            guard try find(db, Host.self, id: rule.hostID) != nil else { throw ConfigError(.notFound, "The port forward names a host that does not exist.") }
-            // Normalized first (brackets dropped), then held to the rules every path shares.
-            if let bind = rule.bindAddress, bind != "*" { rule.bindAddress = try ConfigValidation.hostname(bind, field: "bind address") }
-            if let host = rule.destinationHost { rule.destinationHost = try ConfigValidation.hostname(host, field: "destination host") }
-            try ConfigValidation.forward(rule)
-            let duplicate = try all(db, PortForwardRule.self, where: "host_id = ? AND id != ?", [CanonicalUUID.text(rule.hostID), CanonicalUUID.text(rule.id)])
-                .contains { $0.kind == rule.kind && $0.specification == rule.specification }
-            if duplicate { throw ConfigError(.alreadyExists, "The host already has the \(rule.kind.rawValue) forward \(rule.specification).") }
-            return try persist(db, rule)
-        }
+        try write("save a port forward") { db in try persist(db, try validated(db, rule)) }
+    }
+
+    /// The checks of `save`, inside its transaction; returns the rule normalized.
+    func validated(_ db: Connection, _ rule: PortForwardRule) throws -> PortForwardRule {
+        var rule = rule
+        guard try find(db, Host.self, id: rule.hostID) != nil else { throw ConfigError(.notFound, "The port forward names a host that does not exist.") }
+        // Normalized first (brackets dropped), then held to the rules every path shares.
+        if let bind = rule.bindAddress, bind != "*" { rule.bindAddress = try ConfigValidation.hostname(bind, field: "bind address") }
+        if let host = rule.destinationHost { rule.destinationHost = try ConfigValidation.hostname(host, field: "destination host") }
+        try ConfigValidation.forward(rule)
+        let duplicate = try all(db, PortForwardRule.self, where: "host_id = ? AND id != ?", [CanonicalUUID.text(rule.hostID), CanonicalUUID.text(rule.id)])
+            .contains { $0.kind == rule.kind && $0.specification == rule.specification }
+        if duplicate { throw ConfigError(.alreadyExists, "The host already has the \(rule.kind.rawValue) forward \(rule.specification).") }
+        return rule
     }
 
     public func removeForward(id: UUID) throws {

@@ -19,20 +19,23 @@ extension ConfigStore {
     /// Validates and stores a new or changed group; its parent chain must not loop.
     @discardableResult
     public func save(_ group: HostGroup) throws -> HostGroup {
-        try write("save group '\(CanonicalUUID.printable(group.label))'") { db in
-            try ensureLabelIsFree(db, group)
-            var seen: Set<UUID> = [group.id]
-            var next = group.parentID
-            while let id = next {
-                guard !seen.contains(id) else { throw ConfigError(.invalid, "Group '\(group.label)' would contain itself.") }
-                seen.insert(id)
-                guard let parent = try find(db, HostGroup.self, id: id) else {
-                    throw ConfigError(.notFound, "Group '\(group.label)' names a parent group that does not exist.")
-                }
-                next = parent.parentID
+        try write("save group '\(CanonicalUUID.printable(group.label))'") { db in try persist(db, try validated(db, group)) }
+    }
+
+    /// The checks of `save`, inside its transaction.
+    func validated(_ db: Connection, _ group: HostGroup) throws -> HostGroup {
+        try ensureLabelIsFree(db, group)
+        var seen: Set<UUID> = [group.id]
+        var next = group.parentID
+        while let id = next {
+            guard !seen.contains(id) else { throw ConfigError(.invalid, "Group '\(group.label)' would contain itself.") }
+            seen.insert(id)
+            guard let parent = try find(db, HostGroup.self, id: id) else {
+                throw ConfigError(.notFound, "Group '\(group.label)' names a parent group that does not exist.")
             }
-            return try persist(db, group)
+            next = parent.parentID
         }
+        return group
     }
 
     /// Removes a group. Its hosts and child groups move up to its parent (or to the top level),

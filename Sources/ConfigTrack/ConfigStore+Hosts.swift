@@ -31,7 +31,7 @@ extension ConfigStore {
         _ = try read("check host '\(CanonicalUUID.printable(host.label))'") { db in try validated(db, host) }
     }
 
-    private func validated(_ db: Connection, _ host: Host) throws -> Host {
+    func validated(_ db: Connection, _ host: Host) throws -> Host {
         var host = host
         try ensureLabelIsFree(db, host)
         host.hostname = try ConfigValidation.hostname(host.hostname)

@@ -30,7 +30,7 @@ extension ConfigStore {
         try read("check identity '\(CanonicalUUID.printable(identity.label))'") { db in try validate(db, identity) }
     }
 
-    private func validate(_ db: Connection, _ identity: Identity) throws {
+    func validate(_ db: Connection, _ identity: Identity) throws {
         try ensureLabelIsFree(db, identity)
         try ConfigValidation.identity(identity)
     }

@@ -208,7 +208,7 @@ public final class ConfigStore: Sendable {
         try ConfigZone.storeTombstone(db, recordName: record.recordName, kind: R.kind, version: version, incarnation: stored?.incarnation ?? 0,
                                       lastState: stored.map { ConfigPayload.encode($0.values) })
         try RemovalLog.store(db, recordName: record.recordName, incarnation: stored?.incarnation ?? 0, version: version,
-                             context: ConfigZone.removalContext(deleting: stored, at: version))
+                             context: RemovalLog.context(deleting: (stored?.stamps ?? []).map(\.context), at: version))
         try Journal.record(db, JournalEntry(recordName: record.recordName, kind: R.kind, version: version, deleted: true, incarnation: stored?.incarnation ?? 0))
     }
 }

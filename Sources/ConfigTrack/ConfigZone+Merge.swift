@@ -11,8 +11,10 @@ extension ConfigZone {
     /// the newer of the two values (docs/concurrent-edits.md), so concurrent edits of different
     /// groups both survive; a value this device wrote that loses to one written without knowing
     /// it is kept as a conflict first.
-    func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, tombstones: Bool, known: Bool = true) throws -> MergeOutcome {
-        if envelope.isRemoval { return try mergeRemoval(db, envelope) }
+    /// `removal`: the context that came with a deletion (`RemovalPairing`).
+    func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, tombstones: Bool, known: Bool = true, removal: VersionContext? = nil) throws -> MergeOutcome {
+        // A removal alone (replayed from an older build's quarantine) changes nothing.
+        if envelope.isRemoval { return .ignored }
         guard let type = Self.kinds[envelope.kind] else { return .unsupported("unknown record kind '\(envelope.kind)'") }
         guard [ConfigPayload.formatVersion, FieldPayload.formatVersion].contains(envelope.formatVersion) else {
             return .unsupported("unsupported \(envelope.kind) format version \(envelope.formatVersion)")
@@ -21,7 +23,7 @@ extension ConfigZone {
         let key = CanonicalUUID.text(id)
         let stored = known ? try StoredRecord.read(db, type, key: key) : nil
         if envelope.deleted {
-            return try mergeDeletion(db, envelope, type: type, key: key, stored: stored, pending: pending, tombstones: tombstones)
+            return try mergeDeletion(db, envelope, type: type, key: key, stored: stored, pending: pending, tombstones: tombstones, removal: removal)
         }
         let incoming: IncomingRecord
         switch decode(envelope, type, key: key) {
@@ -43,6 +45,8 @@ extension ConfigZone {
             if revives {
                 try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName])
                 try RemovalLog.drop(db, recordName: envelope.recordName)
+                // A deletion of the earlier incarnation waiting to be sent is moot.
+                if pending { try Journal.discard(db, recordName: envelope.recordName) }
             }
             return .applied
         }
@@ -102,7 +106,7 @@ extension ConfigZone {
     /// A deletion: it replaces a live record (whose values written here that the deleting
     /// device could not have seen are kept as conflicts) or an older tombstone.
     private func mergeDeletion(_ db: Connection, _ envelope: Envelope, type: any ConfigRecord.Type, key: String, stored: StoredRecord?,
-                               pending: Bool, tombstones: Bool) throws -> MergeOutcome {
+                               pending: Bool, tombstones: Bool, removal: VersionContext?) throws -> MergeOutcome {
         // Of two deletions the later incarnation's, then the newer, stands (`Merge`); the same
         // one again, in any format, changes nothing.
         if stored == nil, tombstones, let local = try tombstone(db, recordName: envelope.recordName, kind: type.kind), !Merge.wins(envelope, over: local) {
@@ -114,7 +118,6 @@ extension ConfigZone {
             // The deletion's context says what its device had seen. Without one (a format-1
             // deletion), a value is known to be unseen by it when it is newer (a deleting device
             // that had seen it would have stamped its deletion later) or was never sent.
-            let removal = try RemovalLog.context(db, recordName: envelope.recordName, incarnation: envelope.incarnation, version: envelope.version)
             let unsent = pending && removal == nil ? try Journal.pendingVersion(db, recordName: envelope.recordName) : nil
             for (index, group) in type.fieldGroups.enumerated() {
                 let mine = stored.stamps[index]
@@ -127,6 +130,7 @@ extension ConfigZone {
         }
         try Self.storeTombstone(db, recordName: envelope.recordName, kind: envelope.kind, version: envelope.version, incarnation: envelope.incarnation,
                                 lastState: stored.map { ConfigPayload.encode($0.values) })
+        if let removal { try RemovalLog.store(db, recordName: envelope.recordName, incarnation: envelope.incarnation, version: envelope.version, context: removal) }
         if pending { try Journal.discard(db, recordName: envelope.recordName) }
         return .applied
     }

@@ -37,9 +37,12 @@ public struct ConfigZone: SQLiteZoneStore {
                 fresh = try db.queryFirst("SELECT NOT EXISTS (SELECT 1 FROM \(type.table))") { $0.bool(0) } ?? false
             }
             var applied = Set<String>()
+            var removals = RemovalPairing()
             return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batches: batches, deletionsSeen: seen) { envelope, pending, tombstones in
+                if envelope.isRemoval { return removals.hold(envelope) }
+                let removal = removals.context(for: envelope)
                 let known = !fresh || !applied.insert(envelope.recordName).inserted
-                return try merge(db, envelope, pending: pending, tombstones: tombstones, known: known)
+                return try merge(db, envelope, pending: pending, tombstones: tombstones, known: known, removal: removal)
             }
         }
     }

@@ -12,8 +12,8 @@ extension Vault {
     /// and wins everywhere) and points its host or identity at it again. A removed host comes
     /// back too, as the next incarnation of its record, from the state this device kept when it
     /// was removed (refused, changing nothing, when its label is now taken or what it names is
-    /// gone). A removed identity is not brought back: a body that no record names would only be
-    /// an orphan. Needs the vault unlocked.
+    /// gone); so does a removed identity, for its private key or passphrase. Needs the vault
+    /// unlocked.
     ///
     /// Order for crash safety: the body first, then the record's reference, then the kept
     /// version is forgotten — a crash in between leaves the entry, and restoring again is safe.
@@ -49,8 +49,17 @@ extension Vault {
                 }
             case .identityPrivateKey, .identityPassphrase:
                 guard let identity = try config.identity(id: reference.owner) else {
-                    throw VaultError(.notFound, "The identity this secret belonged to was removed; nothing was restored.",
-                                     hint: "Add the identity again, or leave the kept version to expire.")
+                    guard var removed = try config.removedIdentity(id: reference.owner) else {
+                        throw VaultError(.notFound, "The identity this secret belonged to was removed before this device held it; nothing was restored.",
+                                         hint: "Add the identity again, or leave the kept version to expire.")
+                    }
+                    if reference.field == .identityPassphrase {
+                        removed.passphraseRef = reference
+                        try requirePrivateKey(of: removed)
+                    }
+                    try config.validate(removed)
+                    relink = { try self.config.revive(removed) }
+                    break
                 }
                 relink = {
                     // A private key is always named by its identity; a passphrase may have been cleared.
@@ -84,9 +93,22 @@ extension Vault {
     @discardableResult
     public func restoreConfigConflict(_ id: Int64) throws(VaultError) -> ConfigConflict {
         try VaultError.wrapping {
+            // A removed identity comes back only with its private key (restored first).
+            if let conflict = try config.conflicts().first(where: { $0.id == id }), conflict.kind == "identity", let owner = conflict.recordID,
+               try config.identity(id: owner) == nil, let removed = try config.removedIdentity(id: owner) {
+                try requirePrivateKey(of: removed)
+            }
             let conflict = try config.restoreConflict(id)
             try config.dropConflict(id)
             return conflict
+        }
+    }
+
+    /// An identity brought back without its private key would name a deleted secret.
+    private func requirePrivateKey(of identity: Identity) throws {
+        guard case .present = try secrets.state(of: identity.privateKeyRef.key) else {
+            throw VaultError(.notFound, "The private key of identity '\(identity.label)' was removed with it; nothing was restored.",
+                             hint: "Restore its kept private key first (credctl conflicts list), or add the identity again.")
         }
     }
 }

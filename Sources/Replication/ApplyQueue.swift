@@ -17,7 +17,7 @@ struct ApplyQueue {
     mutating func add(_ batch: IncomingBatch, into report: inout ZoneSyncReport) throws {
         batches.append(batch)
         report.fetchedObjects += 1
-        report.receivedChanges += batch.envelopes.count
+        report.receivedChanges += batch.envelopes.count { !$0.isRemoval }
         envelopes += batch.envelopes.count + batch.rejected.count
         if envelopes >= Self.envelopesPerCommit { try flush(into: &report) }
     }

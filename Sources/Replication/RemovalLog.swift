@@ -25,8 +25,8 @@ public enum RemovalLog {
         contexts.reduce(VersionContext()) { $0.joined(with: $1) }.advanced(to: version)
     }
 
-    /// Keeps the context of the deletion `version` of `recordName`'s `incarnation`; of two for
-    /// one incarnation the later deletion's stays.
+    /// Keeps the context of the deletion `version` of `recordName`'s `incarnation`: one made
+    /// here, or one that arrived with its tombstone (`RemovalPairing`) when that applied.
     public static func store(_ db: Connection, recordName: String, incarnation: Int64, version: RecordVersion, context: VersionContext) throws {
         var writer = ByteWriter()
         context.encode(into: &writer)
@@ -34,7 +34,6 @@ public enum RemovalLog {
             INSERT INTO replication_removals (record_name, incarnation, version_clock, version_device, context) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (record_name, incarnation) DO UPDATE SET version_clock = excluded.version_clock,
                 version_device = excluded.version_device, context = excluded.context
-            WHERE (excluded.version_clock, excluded.version_device) > (replication_removals.version_clock, replication_removals.version_device)
             """, [recordName, incarnation, version.clock, version.device, writer.bytes])
     }
 
@@ -66,23 +65,6 @@ public enum RemovalLog {
         context.encode(into: &writer)
         return Envelope(recordName: Envelope.removalKind + "/" + recordName, kind: Envelope.removalKind, formatVersion: formatVersion,
                         version: version, deleted: false, incarnation: incarnation, payload: writer.bytes)
-    }
-
-    /// A received removal envelope checked and kept; returns the outcome, or `.quarantined` when
-    /// it is malformed. `isRecordName` says whether the name it is about is one this zone holds.
-    /// A removal counts with its tombstone, not as a change of its own (`.ignored`); one that
-    /// arrives after its tombstone is kept for snapshots only, as the tombstone was judged without it.
-    public static func merge(_ db: Connection, _ envelope: Envelope, isRecordName: (String) -> Bool) throws -> MergeOutcome {
-        guard envelope.formatVersion == formatVersion else { return .unsupported("unsupported removal format version \(envelope.formatVersion)") }
-        let prefix = Envelope.removalKind + "/"
-        let recordName = String(envelope.recordName.dropFirst(prefix.count))
-        guard envelope.recordName.hasPrefix(prefix), !envelope.deleted, isRecordName(recordName) else { return .quarantined("malformed removal") }
-        var reader = ByteReader(envelope.payload)
-        guard let context = try? VersionContext.decode(from: &reader), reader.isAtEnd, context.isWriteContext(of: envelope.version) else {
-            return .quarantined("invalid removal payload")
-        }
-        try store(db, recordName: recordName, incarnation: envelope.incarnation, version: envelope.version, context: context)
-        return .ignored
     }
 
     /// Journal entries as envelopes for one batch of at most `limit`: a deletion goes as its

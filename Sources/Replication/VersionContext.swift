@@ -14,9 +14,13 @@ public struct VersionContext: Sendable, Hashable, CustomStringConvertible {
     /// device that wrote the value along its history, so a vault would need more devices.
     public static let maximumEntries = 64
 
-    /// Whether `device` can be named in a context (and so write a version): non-empty, at most
-    /// 128 bytes. Honest devices are canonical UUIDs.
-    public static func isDeviceName(_ device: String) -> Bool { !device.isEmpty && device.utf8.count <= 128 }
+    /// Whether `device` can be named in a context (and so write a version): 1 to 128 printable
+    /// ASCII bytes. Honest devices are canonical UUIDs; ASCII only, because Swift compares
+    /// strings by canonical equivalence: two encodings of one accented name would be two entries
+    /// in the wire form and one everywhere else.
+    public static func isDeviceName(_ device: String) -> Bool {
+        !device.isEmpty && device.utf8.count <= 128 && device.utf8.allSatisfy { (0x21...0x7e).contains($0) }
+    }
 
     /// One device's newest clock seen; never 0.
     struct Entry: Sendable, Hashable {

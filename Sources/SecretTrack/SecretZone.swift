@@ -35,8 +35,10 @@ public struct SecretZone: SQLiteZoneStore {
     public func apply(_ batches: [IncomingBatch]) throws -> ApplyReport {
         try store.write("apply fetched secret changes") { db in
             let seen = try db.queryFirst("SELECT EXISTS (SELECT 1 FROM deletion_markers)") { $0.bool(0) } ?? true
+            var removals = RemovalPairing()
             return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batches: batches, keepsRejectedBytes: false, deletionsSeen: seen) {
-                try merge(db, $0, pending: $1, markers: $2)
+                if $0.isRemoval { return removals.hold($0) }
+                return try merge(db, $0, pending: $1, markers: $2, removal: removals.context(for: $0))
             }
         }
     }
@@ -59,7 +61,8 @@ public struct SecretZone: SQLiteZoneStore {
     }
 
     /// Merges one envelope: applied, ignored (what this device has wins), or quarantined.
-    private func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, markers: Bool) throws -> MergeOutcome {
+    /// `removal`: the context that came with a deletion (`RemovalPairing`).
+    private func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, markers: Bool, removal: VersionContext? = nil) throws -> MergeOutcome {
         // Bytes are kept for later only when they are a sealed body: anything else might be a
         // secret in the clear from a newer or broken writer.
         let keep: (String) -> MergeOutcome = { Self.looksSealed(envelope.payload) ? .quarantined($0) : .refused($0 + " (its bytes were not kept)") }
@@ -67,7 +70,8 @@ public struct SecretZone: SQLiteZoneStore {
         let keepForLater: (String) -> MergeOutcome = {
             envelope.deleted && envelope.payload.isEmpty || Self.looksSealed(envelope.payload) ? .unsupported($0) : .refused($0 + " (its bytes were not kept)")
         }
-        if envelope.isRemoval { return try RemovalLog.merge(db, envelope) { !$0.isEmpty && !$0.hasPrefix(Envelope.removalKind + "/") } }
+        // A removal alone (replayed from quarantine) changes nothing.
+        if envelope.isRemoval { return .ignored }
         guard envelope.kind == SecretStore.itemKind else { return keepForLater("unknown record kind '\(envelope.kind)'") }
         guard [Self.formatOne, Self.formatVersion].contains(envelope.formatVersion) else {
             return keepForLater("unsupported secret format version \(envelope.formatVersion)")
@@ -92,7 +96,8 @@ public struct SecretZone: SQLiteZoneStore {
         }
         // A deletion's context came in its removal, just before it (none from an older build).
         if envelope.deleted {
-            context = try RemovalLog.context(db, recordName: envelope.recordName, incarnation: envelope.incarnation, version: envelope.version)
+            context = removal
+            if let removal { try RemovalLog.store(db, recordName: envelope.recordName, incarnation: envelope.incarnation, version: envelope.version, context: removal) }
         }
         if let local, let item { try keepIfConflict(db, local: local, item: item, losingTo: envelope, context: context, pending: pending) }
         if envelope.deleted {

@@ -9,10 +9,10 @@ import XCTest
 /// losing side of an edit of one group is kept on the device that made it, and only there; an
 /// edit made after seeing another keeps nothing.
 final class FieldMergeTests: XCTestCase {
-    private var directory = ""
-    private var remote: DirectoryRemote!
-    private var key: SecretBytes!
-    private var a: ConfigStore!, b: ConfigStore!, c: ConfigStore!
+    var directory = ""
+    var remote: DirectoryRemote!
+    var key: SecretBytes!
+    var a: ConfigStore!, b: ConfigStore!, c: ConfigStore!
 
     override func setUpWithError() throws {
         var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("field-merge-XXXXXX").utf8CString)
@@ -36,7 +36,7 @@ final class FieldMergeTests: XCTestCase {
     }
 
     @discardableResult
-    private func sync(_ store: ConfigStore, compact: Bool = false) throws -> ZoneSyncReport {
+    func sync(_ store: ConfigStore, compact: Bool = false) throws -> ZoneSyncReport {
         var policy = CompactionPolicy()
         if compact {
             policy.immediate = true
@@ -45,7 +45,7 @@ final class FieldMergeTests: XCTestCase {
         return try ZoneEngine(store: ConfigZone(store: store), remote: remote, transportKey: key, policy: policy).run()
     }
 
-    private func edit(_ store: ConfigStore, _ change: (inout ConfigTrack.Host) -> Void) throws {
+    func edit(_ store: ConfigStore, _ change: (inout ConfigTrack.Host) -> Void) throws {
         var host = try store.host("cx")
         change(&host)
         try store.save(host)

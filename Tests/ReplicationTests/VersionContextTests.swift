@@ -85,4 +85,21 @@ final class VersionContextTests: XCTestCase {
         XCTAssertEqual(two.description, "{\(a):1,\(b):7}")
         XCTAssertTrue(VersionContext().isEmpty && VersionContext(only: RecordVersion(clock: 0, device: a)).isEmpty)
     }
+
+    /// Device ids are printable ASCII: two encodings of one accented name would be two entries
+    /// on the wire and one in every comparison.
+    func testDeviceNamesArePrintableASCII() {
+        XCTAssertTrue(VersionContext.isDeviceName(a))
+        for name in ["", "caf\u{e9}", "cafe\u{301}", "with space", String(repeating: "x", count: 129)] {
+            XCTAssertFalse(VersionContext.isDeviceName(name), name)
+        }
+        var writer = ByteWriter()
+        writer.u16(2)
+        for (device, clock) in [("cafe\u{301}", UInt64(1)), ("caf\u{e9}", UInt64.max)] {
+            writer.string(device)
+            writer.u64(clock)
+        }
+        var reader = ByteReader(writer.bytes)
+        XCTAssertThrowsError(try VersionContext.decode(from: &reader))
+    }
 }
