@@ -1,0 +1,17 @@
+/// What went wrong with a device, the roster, a join or a recovery key, in words a user can act on.
+public struct MembershipError: Error, Sendable, CustomStringConvertible {
+    public enum Code: Sendable, Equatable {
+        /// A recovery key that does not read back (length, character, checksum).
+        case invalidRecoveryKey
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}
