@@ -25,6 +25,13 @@ public struct ByteReader {
         return Array(bytes[offset..<(offset + count)])
     }
 
+    /// `count` bytes of a fixed, known length (a hash, a key, a signature).
+    public mutating func fixed(_ count: Int) throws -> [UInt8] {
+        guard count <= bytes.count - offset else { throw Truncated() }
+        defer { offset += count }
+        return Array(bytes[offset..<(offset + count)])
+    }
+
     /// A UTF-8 string; invalid UTF-8 is an error, not a repair.
     public mutating func string(maximum: Int = 4_096) throws -> String {
         let count = Int(try u32())

@@ -17,6 +17,9 @@ public struct ByteWriter {
 
     public mutating func string(_ value: String) { data(Array(value.utf8)) }
 
+    /// Bytes of a fixed, known length (a hash, a key, a signature): no length prefix.
+    public mutating func fixed(_ value: [UInt8]) { bytes += value }
+
     private mutating func append(_ value: UInt64, width: Int) {
         for shift in stride(from: (width - 1) * 8, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
