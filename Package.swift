@@ -21,7 +21,7 @@ let package = Package(
 
         // Concepts.
         .target(name: "Replication", dependencies: ["Sodium", "SQLite"]),
-        .target(name: "Membership", dependencies: ["Sodium"]),
+        .target(name: "Membership", dependencies: ["Sodium", "Replication"]),
         .target(name: "ConfigTrack", dependencies: ["SQLite", "Replication", "SSHConfig"]),
         .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication"]),
         .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Sodium", "Keyring", "SSHConfig", "S3"]),
@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "ReplicationTests", dependencies: ["Replication"]),
-        .testTarget(name: "MembershipTests", dependencies: ["Membership", "Sodium"]),
+        .testTarget(name: "MembershipTests", dependencies: ["Membership", "Sodium", "Replication"]),
         .testTarget(name: "ConfigTrackTests", dependencies: ["ConfigTrack"]),
         .testTarget(name: "SecretTrackTests", dependencies: ["SecretTrack", "Sodium"]),
         .testTarget(name: "LaunchTests", dependencies: ["Launch", "Sodium"]),

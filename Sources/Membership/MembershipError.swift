@@ -3,6 +3,8 @@ public struct MembershipError: Error, Sendable, CustomStringConvertible {
     public enum Code: Sendable, Equatable {
         /// A recovery key that does not read back (length, character, checksum).
         case invalidRecoveryKey
+        /// A roster entry that is not one canonical entry of this format.
+        case malformedRoster
     }
 
     public let code: Code
