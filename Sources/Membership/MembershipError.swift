@@ -5,6 +5,8 @@ public struct MembershipError: Error, Sendable, CustomStringConvertible {
         case invalidRecoveryKey
         /// A roster entry that is not one canonical entry of this format.
         case malformedRoster
+        /// A roster whose chain breaks a rule at some entry: nothing from the remote is applied.
+        case rosterDoesNotVerify
     }
 
     public let code: Code

@@ -102,7 +102,8 @@ public struct SignedFrame: Sendable, Equatable {
             let version = try reader.u8()
             guard version == Self.version else { throw ReplicationError(.unsupportedFormat, "The object's frame has version \(version); this build reads \(Self.version).") }
             let signer = try reader.string(maximum: 128)
-            guard VersionContext.isDeviceName(signer) else { throw ReplicationError(.malformed, "The object's signer is not a device id.") }
+            // The empty signer is the recovery authority, which signs roster entries only.
+            guard signer.isEmpty || VersionContext.isDeviceName(signer) else { throw ReplicationError(.malformed, "The object's signer is not a device id.") }
             let frame = SignedFrame(signer: signer, epoch: try reader.u32(), rosterLength: try reader.u64(), rosterHead: try reader.fixed(hashCount),
                                     previous: try reader.fixed(hashCount), body: try reader.data(maximum: maximumBody))
             let unsignedCount = reader.offset
