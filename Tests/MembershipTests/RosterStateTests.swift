@@ -6,7 +6,7 @@ import XCTest
 /// The roster verifies from its genesis: members, revocations and epochs follow only entries
 /// that keep every rule, and the first that breaks one names its position and the rule.
 final class RosterStateTests: XCTestCase {
-    private struct Device {
+    struct Device {
         let id: String
         let signing: SigningKeyPair
         let roster: SigningKeyPair
@@ -22,11 +22,11 @@ final class RosterStateTests: XCTestCase {
     }
 
     private let vaultID = "6d1f7c1e-4b8a-4f0e-9a51-1b2c3d4e5f60"
-    private let zero = [UInt8](repeating: 0, count: 32)
-    private var a: Device!, b: Device!, c: Device!
+    let zero = [UInt8](repeating: 0, count: 32)
+    var a: Device!, b: Device!, c: Device!
     private var recovery: SigningKeyPair!
     private var authority: RosterChange.Authority!
-    private var objects: [[UInt8]] = []
+    var objects: [[UInt8]] = []
 
     override func setUpWithError() throws {
         a = try Device("aaaaaaaa-0000-4000-8000-000000000000")
@@ -36,15 +36,15 @@ final class RosterStateTests: XCTestCase {
         authority = RosterChange.Authority(signing: recovery.publicKey, box: try BoxKeyPair.generate().publicKey)
     }
 
-    private func keys(_ epoch: UInt32, _ recipients: [String]) -> EpochKeyBoxes {
+    func keys(_ epoch: UInt32, _ recipients: [String]) -> EpochKeyBoxes {
         EpochKeyBoxes(epoch: epoch, commit: zero, boxes: recipients.map { EpochKeyBoxes.Box(recipient: $0, transport: [UInt8](repeating: 5, count: 80),
                                                                                              vault: [UInt8](repeating: 6, count: 80)) }, proof: zero)
     }
 
-    private var previousKeys: RosterChange.PreviousKeys { RosterChange.PreviousKeys(transport: [7], vault: [8]) }
+    var previousKeys: RosterChange.PreviousKeys { RosterChange.PreviousKeys(transport: [7], vault: [8]) }
 
     /// The object of `change` at the next position, signed by `signer` (nil: the recovery authority).
-    private func object(_ change: RosterChange, by signer: Device?, key: SigningKeyPair? = nil, position: UInt64? = nil, previous: [UInt8]? = nil) -> [UInt8] {
+    func object(_ change: RosterChange, by signer: Device?, key: SigningKeyPair? = nil, position: UInt64? = nil, previous: [UInt8]? = nil) -> [UInt8] {
         let at = position ?? UInt64(objects.count)
         let before = previous ?? (objects.last.map(RosterEntry.hash(ofObject:)) ?? zero)
         let entry = RosterEntry(position: at, previous: before, signer: signer?.id ?? "", change: change)
@@ -55,7 +55,7 @@ final class RosterStateTests: XCTestCase {
     }
 
     /// Genesis by A, B approved by A, C joining by recovery key, B revoked, a rotation.
-    private func honestHistory() throws -> RosterState {
+    func honestHistory() throws -> RosterState {
         objects = [object(.genesis(vaultID: vaultID, creator: a.keys, recovery: authority, keys: keys(1, ["", a.id])), by: a)]
         objects.append(object(.add(device: b.keys, request: [UInt8](repeating: 9, count: 32), keys: keys(1, [b.id])), by: a))
         objects.append(object(.add(device: c.keys, request: zero, keys: keys(1, [c.id])), by: nil))
@@ -117,5 +117,41 @@ final class RosterStateTests: XCTestCase {
         XCTAssertThrowsError(try RosterState(genesis: objects[1], pinned: nil)) {
             XCTAssertTrue("\($0)".contains("the first entry is not a genesis"), "\($0)")
         }
+    }
+}
+
+extension RosterStateTests {
+    /// Two verifying entries for one position: the smaller hash holds, the same for every
+    /// device whatever order it finds them in; an entry that does not verify is passed over.
+    func testOfTwoRacingEntriesTheSmallerHashHolds() throws {
+        let state = try honestHistory()
+        let first = object(.rotate(keys: keys(4, ["", a.id, c.id]), previous: previousKeys), by: a)
+        let second = object(.rotate(keys: keys(4, ["", a.id, c.id]), previous: RosterChange.PreviousKeys(transport: [1], vault: [1])), by: c)
+        let smaller = RosterEntry.hash(ofObject: first).lexicographicallyPrecedes(RosterEntry.hash(ofObject: second)) ? first : second
+        XCTAssertEqual(try state.advanced(byOneOf: [first, second]).object, smaller)
+        XCTAssertEqual(try state.advanced(byOneOf: [second, first, [9, 9]]).object, smaller)
+        XCTAssertEqual(try state.advanced(byOneOf: [first, second]).state.length, 6)
+        XCTAssertThrowsError(try state.advanced(byOneOf: [[9, 9]])) { XCTAssertEqual(($0 as? MembershipError)?.code, .rosterDoesNotVerify) }
+    }
+
+    /// A device racing its own revocation loses, whatever its entry's hash.
+    func testARevokedDeviceCannotRaceItsRevocation() throws {
+        let state = try honestHistory()
+        let d = try Device("dddddddd-0000-4000-8000-000000000000")
+        var withD = state
+        try withD.append(object(.add(device: d.keys, request: zero, keys: keys(3, [d.id])), by: a))
+        objects.append(object(.add(device: d.keys, request: zero, keys: keys(3, [d.id])), by: a))
+        let revocation = object(.revoke(devices: [RosterChange.Revocation(device: d.id, cutoffs: [])], keys: keys(4, ["", a.id, c.id]),
+                                        previous: previousKeys, recovery: nil), by: a)
+        // D tries entries until one hashes below the revocation.
+        var race = object(.rotate(keys: keys(4, ["", a.id, c.id, d.id]), previous: previousKeys), by: d)
+        var attempt: UInt8 = 0
+        while !RosterEntry.hash(ofObject: race).lexicographicallyPrecedes(RosterEntry.hash(ofObject: revocation)) {
+            attempt += 1
+            race = object(.rotate(keys: keys(4, ["", a.id, c.id, d.id]), previous: RosterChange.PreviousKeys(transport: [attempt], vault: [1])), by: d)
+        }
+        let held = try withD.advanced(byOneOf: [race, revocation])
+        XCTAssertEqual(held.object, revocation)
+        XCTAssertNil(held.state.members[d.id])
     }
 }
