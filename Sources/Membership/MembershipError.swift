@@ -7,6 +7,8 @@ public struct MembershipError: Error, Sendable, CustomStringConvertible {
         case malformedRoster
         /// A roster whose chain breaks a rule at some entry: nothing from the remote is applied.
         case rosterDoesNotVerify
+        /// This device's key file does not read, or a key in it does not match its public half.
+        case damagedDeviceKeys
     }
 
     public let code: Code
