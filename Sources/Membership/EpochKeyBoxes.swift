@@ -2,9 +2,10 @@ import Replication
 import Sodium
 
 /// An epoch's transport and vault keys as the roster carries them: boxed to each recipient (a
-/// member device, or the recovery authority, named by the empty id), with the commitment every
-/// recipient checks its box against and, for every epoch after the first, the proof that the
-/// entry's signer held the previous vault key (docs/devices.md, "Keys").
+/// member device, or the recovery authority, named by the empty id), with the commitments every
+/// recipient checks its boxes against (one per key, so a locked device checks its transport key
+/// alone) and, for every epoch after the first, the proof that the entry's signer held the
+/// previous vault key (docs/devices.md, "Keys").
 public struct EpochKeyBoxes: Sendable, Equatable {
     /// The recipient id of the recovery authority (no device id is empty).
     public static let recoveryRecipient = ""
@@ -24,22 +25,25 @@ public struct EpochKeyBoxes: Sendable, Equatable {
     }
 
     public let epoch: UInt32
-    public let commit: [UInt8]
+    public let transportCommit: [UInt8]
+    public let vaultCommit: [UInt8]
     /// In ascending order of recipient bytes, each recipient once.
     public let boxes: [Box]
     /// Zeros for the first epoch.
     public let proof: [UInt8]
 
-    public init(epoch: UInt32, commit: [UInt8], boxes: [Box], proof: [UInt8]) {
+    public init(epoch: UInt32, transportCommit: [UInt8], vaultCommit: [UInt8], boxes: [Box], proof: [UInt8]) {
         self.epoch = epoch
-        self.commit = commit
+        self.transportCommit = transportCommit
+        self.vaultCommit = vaultCommit
         self.boxes = boxes
         self.proof = proof
     }
 
     func encode(into writer: inout ByteWriter) {
         writer.u32(epoch)
-        writer.fixed(commit)
+        writer.fixed(transportCommit)
+        writer.fixed(vaultCommit)
         writer.u16(UInt16(boxes.count))
         for box in boxes {
             writer.string(box.recipient)
@@ -52,7 +56,7 @@ public struct EpochKeyBoxes: Sendable, Equatable {
     static func decode(from reader: inout ByteReader) throws -> EpochKeyBoxes {
         let epoch = try reader.u32()
         guard epoch >= 1 else { throw RosterFormatError("epochs start at 1") }
-        let commit = try reader.fixed(SignedFrame.hashCount)
+        let transportCommit = try reader.fixed(SignedFrame.hashCount), vaultCommit = try reader.fixed(SignedFrame.hashCount)
         let count = Int(try reader.u16())
         guard (1...maximumRecipients).contains(count) else { throw RosterFormatError("an epoch is boxed to \(count) recipients") }
         var boxes: [Box] = []
@@ -64,6 +68,11 @@ public struct EpochKeyBoxes: Sendable, Equatable {
             }
             boxes.append(Box(recipient: recipient, transport: try reader.fixed(boxCount), vault: try reader.fixed(boxCount)))
         }
-        return EpochKeyBoxes(epoch: epoch, commit: commit, boxes: boxes, proof: try reader.fixed(SignedFrame.hashCount))
+        return EpochKeyBoxes(epoch: epoch, transportCommit: transportCommit, vaultCommit: vaultCommit, boxes: boxes, proof: try reader.fixed(SignedFrame.hashCount))
+    }
+
+    /// The same boxes with `proof` in place.
+    public func proved(_ proof: [UInt8]) -> EpochKeyBoxes {
+        EpochKeyBoxes(epoch: epoch, transportCommit: transportCommit, vaultCommit: vaultCommit, boxes: boxes, proof: proof)
     }
 }

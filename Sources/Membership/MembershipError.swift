@@ -9,6 +9,8 @@ public struct MembershipError: Error, Sendable, CustomStringConvertible {
         case rosterDoesNotVerify
         /// This device's key file does not read, or a key in it does not match its public half.
         case damagedDeviceKeys
+        /// An epoch's keys that are not boxed to this device or not the ones their entry commits to.
+        case epochKeys
     }
 
     public let code: Code

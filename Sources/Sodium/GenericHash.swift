@@ -31,4 +31,19 @@ public enum GenericHash {
         }
         return out
     }
+
+    /// A 32-byte digest of public bytes keyed with a secret key of 16 to 64 bytes (a MAC: only a
+    /// holder of the key can make it), the key never leaving guarded memory.
+    public static func keyedHash(_ bytes: [UInt8], key: SecretBytes) throws -> [UInt8] {
+        SodiumRuntime.ensureInitialized()
+        guard key.count >= Int(crypto_generichash_KEYBYTES_MIN), key.count <= Int(crypto_generichash_KEYBYTES_MAX) else {
+            throw SodiumError(.invalidArgument, "A hash key must be 16 to 64 bytes.")
+        }
+        var out = [UInt8](repeating: 0, count: 32)
+        let status = key.withUnsafeBytes { keyBytes in
+            crypto_generichash(&out, 32, bytes, UInt64(bytes.count), keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), keyBytes.count)
+        }
+        precondition(status == 0, "crypto_generichash failed for valid arguments")
+        return out
+    }
 }

@@ -13,7 +13,7 @@ final class RosterEntryTests: XCTestCase {
     }
 
     private func keys(_ epoch: UInt32, recipients: [String]) -> EpochKeyBoxes {
-        EpochKeyBoxes(epoch: epoch, commit: bytes(32, 6), boxes: recipients.map { EpochKeyBoxes.Box(recipient: $0, transport: bytes(80, 7), vault: bytes(80, 8)) },
+        EpochKeyBoxes(epoch: epoch, transportCommit: bytes(32, 6), vaultCommit: bytes(32, 7), boxes: recipients.map { EpochKeyBoxes.Box(recipient: $0, transport: bytes(80, 7), vault: bytes(80, 8)) },
                       proof: epoch == 1 ? [UInt8](repeating: 0, count: 32) : bytes(32, 9))
     }
 

@@ -37,7 +37,7 @@ final class RosterStateTests: XCTestCase {
     }
 
     func keys(_ epoch: UInt32, _ recipients: [String]) -> EpochKeyBoxes {
-        EpochKeyBoxes(epoch: epoch, commit: zero, boxes: recipients.map { EpochKeyBoxes.Box(recipient: $0, transport: [UInt8](repeating: 5, count: 80),
+        EpochKeyBoxes(epoch: epoch, transportCommit: zero, vaultCommit: zero, boxes: recipients.map { EpochKeyBoxes.Box(recipient: $0, transport: [UInt8](repeating: 5, count: 80),
                                                                                              vault: [UInt8](repeating: 6, count: 80)) }, proof: zero)
     }
 

@@ -1,0 +1,101 @@
+import Replication
+import Sodium
+
+/// One epoch's transport and vault keys (docs/devices.md, "Keys"): made by the device that starts
+/// the epoch, boxed to every recipient in the roster entry, committed to so every recipient holds
+/// the same keys, and — from the second epoch on — proved made by a holder of the previous
+/// epoch's vault key.
+public struct EpochKeys: Sendable {
+    public let epoch: UInt32
+    public let transport: SecretBytes
+    /// Nil on a device that opened only its transport box (locked).
+    public let vault: SecretBytes?
+
+    public init(epoch: UInt32, transport: SecretBytes, vault: SecretBytes?) {
+        self.epoch = epoch
+        self.transport = transport
+        self.vault = vault
+    }
+
+    public static func generate(epoch: UInt32) throws -> EpochKeys {
+        EpochKeys(epoch: epoch, transport: try SecretBytes.random(count: SealedBox.keyCount), vault: try SecretBytes.random(count: SealedBox.keyCount))
+    }
+
+    /// A recipient of an epoch: a member device's box keys, or the recovery authority's (whose
+    /// one box key receives both).
+    public struct Recipient: Sendable {
+        public let id: String
+        public let syncBox: [UInt8]
+        public let vaultBox: [UInt8]
+
+        public init(id: String, syncBox: [UInt8], vaultBox: [UInt8]) {
+            self.id = id
+            self.syncBox = syncBox
+            self.vaultBox = vaultBox
+        }
+    }
+
+    /// The commitment to one of an epoch's keys.
+    static func commitment(_ key: SecretBytes, epoch: UInt32, kind: String) throws -> [UInt8] {
+        let digest = try GenericHash.secretHash(of: key, domain: Array("credvault/v2/epoch-\(kind)-\(epoch)".utf8).paddedToHashKey)
+        return digest.withUnsafeBytes { Array($0) }
+    }
+
+    /// The keys boxed to `recipients` (sorted by id bytes), with both commitments and no proof yet.
+    public func boxes(to recipients: [Recipient]) throws -> EpochKeyBoxes {
+        guard let vault else { throw MembershipError(.epochKeys, "An epoch can only be started with its vault key.") }
+        let sorted = recipients.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        return EpochKeyBoxes(epoch: epoch, transportCommit: try Self.commitment(transport, epoch: epoch, kind: "transport"),
+                             vaultCommit: try Self.commitment(vault, epoch: epoch, kind: "vault"),
+                             boxes: try sorted.map { EpochKeyBoxes.Box(recipient: $0.id, transport: try BoxKeyPair.seal(transport, to: $0.syncBox),
+                                                                       vault: try BoxKeyPair.seal(vault, to: $0.vaultBox)) },
+                             proof: [UInt8](repeating: 0, count: SignedFrame.hashCount))
+    }
+
+    /// This recipient's keys out of `boxes`, each checked against its commitment: the transport
+    /// key always, the vault key when `vaultBox` is given (the vault unlocked).
+    public static func open(_ boxes: EpochKeyBoxes, as recipient: String, syncBox: BoxKeyPair, vaultBox: BoxKeyPair?) throws -> EpochKeys {
+        guard let box = boxes.boxes.first(where: { $0.recipient == recipient }) else {
+            throw MembershipError(.epochKeys, "Epoch \(boxes.epoch) is not boxed to this device.")
+        }
+        let transport = try syncBox.open(box.transport)
+        guard try commitment(transport, epoch: boxes.epoch, kind: "transport") == boxes.transportCommit else {
+            throw MembershipError(.epochKeys, "Epoch \(boxes.epoch)'s transport key boxed to this device is not the one its entry commits to.")
+        }
+        var vault: SecretBytes?
+        if let vaultBox {
+            let opened = try vaultBox.open(box.vault)
+            guard try commitment(opened, epoch: boxes.epoch, kind: "vault") == boxes.vaultCommit else {
+                throw MembershipError(.epochKeys, "Epoch \(boxes.epoch)'s vault key boxed to this device is not the one its entry commits to.")
+            }
+            vault = opened
+        }
+        return EpochKeys(epoch: boxes.epoch, transport: transport, vault: vault)
+    }
+
+    /// The proof that `entry` was made by a holder of `previousVault`: a keyed hash of the entry
+    /// with its proof zeroed.
+    public static func proof(of entry: RosterEntry, previousVault: SecretBytes) throws -> [UInt8] {
+        try GenericHash.keyedHash(Array("credvault/v2/epoch-proof".utf8) + [0] + entry.withoutProof.encoded, key: previousVault)
+    }
+}
+
+extension RosterEntry {
+    /// The entry with its epoch's proof zeroed (what the proof covers).
+    var withoutProof: RosterEntry {
+        let zero = [UInt8](repeating: 0, count: SignedFrame.hashCount)
+        let change: RosterChange
+        switch self.change {
+        case .genesis, .add: return self
+        case .revoke(let devices, let keys, let previous, let recovery): change = .revoke(devices: devices, keys: keys.proved(zero), previous: previous, recovery: recovery)
+        case .rotate(let keys, let previous): change = .rotate(keys: keys.proved(zero), previous: previous)
+        case .recovery(let authority, let keys, let previous): change = .recovery(authority: authority, keys: keys.proved(zero), previous: previous)
+        }
+        return RosterEntry(position: position, previous: self.previous, signer: signer, change: change)
+    }
+}
+
+private extension Array where Element == UInt8 {
+    /// A hash key label of at least 16 bytes.
+    var paddedToHashKey: [UInt8] { count >= 16 ? self : self + [UInt8](repeating: 0, count: 16 - count) }
+}
