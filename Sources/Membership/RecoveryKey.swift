@@ -11,7 +11,7 @@ import Sodium
 public struct RecoveryKey: Sendable {
     public static let byteCount = 16
     static let symbols = 28
-    static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
+    static var alphabet: [UInt8] { Crockford.alphabet }
 
     let bytes: SecretBytes
 
@@ -59,8 +59,8 @@ public struct RecoveryKey: Sendable {
         try text.withUnsafeBytes { input in
             try values.withUnsafeMutableBytes { out in
                 for byte in input {
-                    if byte == UInt8(ascii: "-") || byte == 0x20 || (0x09...0x0d).contains(byte) { continue }
-                    guard let value = Self.value(of: byte) else {
+                    if Crockford.isSeparator(byte) { continue }
+                    guard let value = Crockford.value(of: byte) else {
                         throw MembershipError(.invalidRecoveryKey, "A recovery key holds only the letters and digits it was shown with; this one has another character.")
                     }
                     guard count < Self.symbols else { throw Self.lengthError }
@@ -87,16 +87,6 @@ public struct RecoveryKey: Sendable {
     }
 
     private static let lengthError = MembershipError(.invalidRecoveryKey, "A recovery key has \(symbols) letters and digits, in 7 groups of 4.")
-
-    private static func value(of byte: UInt8) -> UInt8? {
-        var upper = byte >= 0x61 && byte <= 0x7a ? byte - 0x20 : byte
-        switch upper {
-        case UInt8(ascii: "I"), UInt8(ascii: "L"): upper = UInt8(ascii: "1")
-        case UInt8(ascii: "O"): upper = UInt8(ascii: "0")
-        default: break
-        }
-        return alphabet.firstIndex(of: upper).map(UInt8.init)
-    }
 
     /// The recovery authority this key opens: its signing pair (it signs the `add` of a device
     /// joining by recovery key) and its box pair (it receives every epoch's keys).
