@@ -11,6 +11,8 @@ public struct MembershipError: Error, Sendable, CustomStringConvertible {
         case damagedDeviceKeys
         /// An epoch's keys that are not boxed to this device or not the ones their entry commits to.
         case epochKeys
+        /// A join request that does not read, verify, or belong to this vault, or has expired.
+        case joinRequest
     }
 
     public let code: Code
