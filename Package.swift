@@ -72,6 +72,7 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
         ("FuzzSSHCommandLine", ["Launch"]),
         ("FuzzAskpassPrompt", ["Launch"]),
         ("FuzzForwardSpecification", ["CredentialVault", "ConfigTrack"]),
+        ("FuzzMembership", ["Membership", "Replication", "Sodium"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["Sodium"], path: "Fuzz/FuzzSupport"))
     for harness in harnesses {
@@ -79,7 +80,7 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
         package.products.append(.executable(name: harness.name, targets: [harness.name]))
     }
     // Writes the seed corpora (Fuzz/corpus/) from real records, keys and files.
-    package.targets.append(.executableTarget(name: "FuzzSeeds", dependencies: ["CredentialVault", "ConfigTrack", "Replication", "Sodium", "FuzzSupport"],
+    package.targets.append(.executableTarget(name: "FuzzSeeds", dependencies: ["CredentialVault", "ConfigTrack", "Replication", "Sodium", "Membership", "FuzzSupport"],
                                              path: "Fuzz/FuzzSeeds"))
     package.products.append(.executable(name: "FuzzSeeds", targets: ["FuzzSeeds"]))
 }

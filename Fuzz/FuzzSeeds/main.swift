@@ -11,6 +11,7 @@ do {
     try ReplicationSeeds.write(seeds)
     try KeySeeds.write(seeds)
     TextSeeds.write(seeds)
+    try MembershipSeeds.write(seeds)
 } catch {
     FileHandle.standardError.write(Data("FuzzSeeds: \(error)\n".utf8))
     exit(1)

@@ -28,7 +28,7 @@ public struct JoinRequest: Sendable, Equatable {
 
     public static func objectName(_ device: String) -> String { "requests/\(device).request" }
 
-    var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var writer = ByteWriter()
         writer.fixed(Self.magic)
         writer.u8(Self.version)
@@ -82,7 +82,7 @@ public struct JoinRequest: Sendable, Equatable {
         return request
     }
 
-    static func decode(_ bytes: [UInt8]) throws -> JoinRequest {
+    package static func decode(_ bytes: [UInt8]) throws -> JoinRequest {
         var reader = ByteReader(bytes)
         do {
             guard try reader.fixed(2) == magic, try reader.u8() == version else { throw MembershipError(.joinRequest, "A join request is not of this format.") }
