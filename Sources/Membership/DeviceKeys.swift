@@ -11,7 +11,7 @@ import Sodium
 ///
 /// ```
 /// "CK" | u8 version | u8 n, n bytes id | seed[32] signing | seed[32] sync box | pk[32] roster
-///      | pk[32] vault box | u16 n, sealed roster seed | u16 n, sealed vault box seed
+///      | pk[32] vault box | sealed[72] roster seed | sealed[72] vault box seed
 /// ```
 public struct DeviceKeys: Sendable {
     public static let version: UInt8 = 1
@@ -28,6 +28,7 @@ public struct DeviceKeys: Sendable {
 
     /// New keys for device `id`, their locked halves sealed under `deviceKey`.
     public static func generate(id: String, deviceKey: SecretBytes) throws -> DeviceKeys {
+        guard VersionContext.isDeviceName(id) else { throw MembershipError(.damagedDeviceKeys, "A device id is 1 to 128 printable ASCII bytes.") }
         let roster = try SigningKeyPair.generate()
         let vaultBox = try BoxKeyPair.generate()
         return DeviceKeys(id: id, signing: try SigningKeyPair.generate(), syncBox: try BoxKeyPair.generate(), rosterPublicKey: roster.publicKey,
@@ -69,15 +70,19 @@ public struct DeviceKeys: Sendable {
         DevicePublicKeys(id: id, signing: signing.publicKey, roster: rosterPublicKey, syncBox: syncBox.publicKey, vaultBox: vaultBoxPublicKey, sealedName: sealedName)
     }
 
-    /// The file's bytes, in guarded memory.
-    public func encoded() throws -> SecretBytes {
-        let idBytes = Array(id.utf8)
-        let head = Self.magic + [Self.version, UInt8(idBytes.count)] + idBytes
-        let tail = rosterPublicKey + vaultBoxPublicKey + Self.lengthPrefixed(sealedRosterSeed) + Self.lengthPrefixed(sealedVaultBoxSeed)
-        return try SecretBytes(copying: head).appending(signing.seed).appending(syncBox.seed).appending(try SecretBytes(copying: tail))
-    }
+    /// A sealed 32-byte seed: every one has exactly this size.
+    static let sealedSeedCount = SigningKeyPair.seedCount + SealedBox.overhead
 
-    private static func lengthPrefixed(_ bytes: [UInt8]) -> [UInt8] { [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xff)] + bytes }
+    /// The file's bytes, in guarded memory (the seeds never leave it).
+    public func encoded() throws -> SecretBytes {
+        var head = ByteWriter(), tail = ByteWriter()
+        head.fixed(Self.magic)
+        head.u8(Self.version)
+        head.u8(UInt8(id.utf8.count))  // 1...128: checked when the keys were made or read
+        head.fixed(Array(id.utf8))
+        for bytes in [rosterPublicKey, vaultBoxPublicKey, sealedRosterSeed, sealedVaultBoxSeed] { tail.fixed(bytes) }
+        return try SecretBytes(copying: head.bytes).appending(signing.seed).appending(syncBox.seed).appending(try SecretBytes(copying: tail.bytes))
+    }
 
     /// Reads the file's bytes; anything else is `damagedDeviceKeys`.
     public init(decoding file: SecretBytes) throws {
@@ -96,11 +101,7 @@ public struct DeviceKeys: Sendable {
         let syncBox = try BoxKeyPair(seed: try file.slice(try take(BoxKeyPair.seedCount)))
         let roster = bytes(try take(SigningKeyPair.publicKeyCount))
         let vaultBox = bytes(try take(BoxKeyPair.publicKeyCount))
-        func sealed() throws -> [UInt8] {
-            let length = bytes(try take(2))
-            return bytes(try take(Int(length[0]) << 8 | Int(length[1])))
-        }
-        let sealedRoster = try sealed(), sealedVaultBox = try sealed()
+        let sealedRoster = bytes(try take(Self.sealedSeedCount)), sealedVaultBox = bytes(try take(Self.sealedSeedCount))
         guard offset == file.count else { throw damaged }
         self.init(id: id, signing: signing, syncBox: syncBox, rosterPublicKey: roster, vaultBoxPublicKey: vaultBox,
                   sealedRosterSeed: sealedRoster, sealedVaultBoxSeed: sealedVaultBox)

@@ -37,7 +37,7 @@ public struct EpochKeys: Sendable {
 
     /// The commitment to one of an epoch's keys.
     static func commitment(_ key: SecretBytes, epoch: UInt32, kind: String) throws -> [UInt8] {
-        let digest = try GenericHash.secretHash(of: key, domain: Array("credvault/v2/epoch-\(kind)-\(epoch)".utf8).paddedToHashKey)
+        let digest = try GenericHash.secretHash(of: key, domain: Array("credvault/v2/epoch-\(kind)-\(epoch)".utf8))
         return digest.withUnsafeBytes { Array($0) }
     }
 
@@ -93,9 +93,4 @@ extension RosterEntry {
         }
         return RosterEntry(position: position, previous: self.previous, signer: signer, change: change)
     }
-}
-
-private extension Array where Element == UInt8 {
-    /// A hash key label of at least 16 bytes.
-    var paddedToHashKey: [UInt8] { count >= 16 ? self : self + [UInt8](repeating: 0, count: 16 - count) }
 }

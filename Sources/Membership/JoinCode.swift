@@ -20,15 +20,11 @@ public enum JoinCode {
     /// Whether what a user typed is `code`: case, dashes, white space and the look-alikes I, L
     /// and O do not matter; anything else does.
     public static func matches(_ typed: String, _ code: String) -> Bool {
-        func symbols(_ text: String) -> [UInt8]? {
+        func values(_ text: String) -> [UInt8]? {
             var values: [UInt8] = []
-            for byte in text.utf8 where !Crockford.isSeparator(byte) {
-                guard let value = Crockford.value(of: byte) else { return nil }
-                values.append(value)
-            }
-            return values
+            return Array(text.utf8).withUnsafeBytes { Crockford.forEachValue(in: $0) { values.append($0) } } ? values : nil
         }
-        guard let typed = symbols(typed), let expected = symbols(code) else { return false }
+        guard let typed = values(typed), let expected = values(code) else { return false }
         return typed == expected
     }
 }

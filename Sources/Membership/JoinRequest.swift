@@ -67,6 +67,12 @@ public struct JoinRequest: Sendable, Equatable {
         } catch let error as ReplicationError {
             throw MembershipError(.joinRequest, "A join request is malformed: \(error.message)")
         }
+        // The frame's other fields are what `object` writes: a request is made before the
+        // device holds any epoch or has written anything.
+        guard frame.frame.epoch == 0, frame.frame.rosterLength == 0, frame.frame.rosterHead == request.genesis,
+              frame.frame.previous == [UInt8](repeating: 0, count: SignedFrame.hashCount) else {
+            throw MembershipError(.joinRequest, "A join request's frame is not a request's.")
+        }
         guard frame.frame.signer == request.device.id, name == objectName(request.device.id) else {
             throw MembershipError(.joinRequest, "A join request is not under its device's name.")
         }

@@ -11,7 +11,6 @@ import Sodium
 public struct RecoveryKey: Sendable {
     public static let byteCount = 16
     static let symbols = 28
-    static var alphabet: [UInt8] { Crockford.alphabet }
 
     let bytes: SecretBytes
 
@@ -30,20 +29,14 @@ public struct RecoveryKey: Sendable {
     public func printable() throws -> SecretBytes {
         let check = try Self.checksum(bytes)
         let text = try SecretBytes(zeroedCount: Self.symbols + Self.symbols / 4)
-        try bytes.withUnsafeBytes { key in
+        bytes.withUnsafeBytes { key in
             text.withUnsafeMutableBytes { out in
-                // 140 bits, big-endian: the key, then the checksum; 5 bits per symbol.
-                func bit(_ index: Int) -> Int {
-                    index < 128 ? Int(key[index / 8] >> (7 - index % 8) & 1) : Int(check >> (11 - (index - 128)) & 1)
-                }
+                // 140 bits, big-endian: the key, then the checksum.
                 var position = 0
-                for symbol in 0..<Self.symbols {
-                    if symbol > 0, symbol % 4 == 0 {
-                        out[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    let value = (0..<5).reduce(0) { $0 << 1 | bit(symbol * 5 + $1) }
-                    out[position] = Self.alphabet[value]
+                Crockford.encode(symbols: Self.symbols, group: 4, bit: { index in
+                    index < 128 ? Int(key[index / 8] >> (7 - index % 8) & 1) : Int(check >> (11 - (index - 128)) & 1)
+                }) { character in
+                    out[position] = character
                     position += 1
                 }
                 out[position] = 0x0a
@@ -56,18 +49,17 @@ public struct RecoveryKey: Sendable {
     public init(parsing text: SecretBytes) throws {
         let values = try SecretBytes(zeroedCount: Self.symbols)
         var count = 0
-        try text.withUnsafeBytes { input in
+        let readable = try text.withUnsafeBytes { input in
             try values.withUnsafeMutableBytes { out in
-                for byte in input {
-                    if Crockford.isSeparator(byte) { continue }
-                    guard let value = Crockford.value(of: byte) else {
-                        throw MembershipError(.invalidRecoveryKey, "A recovery key holds only the letters and digits it was shown with; this one has another character.")
-                    }
+                try Crockford.forEachValue(in: input) { value in
                     guard count < Self.symbols else { throw Self.lengthError }
                     out[count] = value
                     count += 1
                 }
             }
+        }
+        guard readable else {
+            throw MembershipError(.invalidRecoveryKey, "A recovery key holds only the letters and digits it was shown with; this one has another character.")
         }
         guard count == Self.symbols else { throw Self.lengthError }
         let key = try SecretBytes(zeroedCount: Self.byteCount)

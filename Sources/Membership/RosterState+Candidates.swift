@@ -9,28 +9,22 @@ extension RosterState {
     /// cannot race its own revocation however it grinds its hash; of the rest, the smaller hash
     /// holds. Throws when no candidate verifies (the first one's reason).
     public func advanced(byOneOf candidates: [[UInt8]]) throws -> (state: RosterState, object: [UInt8]) {
-        var verifying: [(state: RosterState, object: [UInt8], revokes: Set<String>, signer: String)] = []
+        var verifying: [(state: RosterState, object: [UInt8], signer: String)] = []
         var firstFailure: Error?
         for object in candidates {
             var next = self
             do {
-                try next.append(object)
+                let signer = try next.append(object).signer
+                verifying.append((next, object, signer))
             } catch {
                 firstFailure = firstFailure ?? error
-                continue
             }
-            let revokes = Set(next.revoked.keys).subtracting(revoked.keys)
-            let signer = (try? RosterEntry.decode(SignedFrame.parse(object).frame.body).signer) ?? ""
-            verifying.append((next, object, revokes, signer))
         }
-        guard !verifying.isEmpty else {
-            throw firstFailure ?? Self.failure(length, "no entry was found for it")
-        }
-        let revokedHere = verifying.reduce(into: Set<String>()) { $0.formUnion($1.revokes) }
+        guard !verifying.isEmpty else { throw firstFailure ?? Self.failure(length, "no entry was found for it") }
+        let revokedHere = verifying.reduce(into: Set<String>()) { $0.formUnion(Set($1.state.revoked.keys).subtracting(revoked.keys)) }
         let standing = verifying.filter { !revokedHere.contains($0.signer) }
-        let holder = (standing.isEmpty ? verifying : standing).min {
-            RosterEntry.hash(ofObject: $0.object).lexicographicallyPrecedes(RosterEntry.hash(ofObject: $1.object))
-        }!
+        // Each state's head is its entry's hash.
+        let holder = (standing.isEmpty ? verifying : standing).min { $0.state.head.lexicographicallyPrecedes($1.state.head) }!
         return (holder.state, holder.object)
     }
 }

@@ -24,6 +24,8 @@ public struct RosterState: Sendable {
     private var added: Set<String>
 
     public static let maximumMembers = 1_024
+    /// The proof of an entry that starts no epoch from a previous one (genesis, add).
+    static let noProof = [UInt8](repeating: 0, count: SignedFrame.hashCount)
 
     /// Starts from the genesis object, which must hash to `pinned` when this device has pinned one.
     public init(genesis object: [UInt8], pinned: [UInt8]?) throws {
@@ -38,7 +40,7 @@ public struct RosterState: Sendable {
                                                   objectName: RosterEntry.objectName(0)), publicKey: creator.roster) else {
             throw Self.failure(0, "its signature does not verify")
         }
-        guard keys.epoch == 1, keys.boxes.map(\.recipient) == [EpochKeyBoxes.recoveryRecipient, creator.id] else {
+        guard keys.epoch == 1, keys.boxes.map(\.recipient) == [EpochKeyBoxes.recoveryRecipient, creator.id], keys.proof == Self.noProof else {
             throw Self.failure(0, "epoch 1 is not boxed to exactly its creator and the recovery authority")
         }
         self.vaultID = vaultID
@@ -52,8 +54,10 @@ public struct RosterState: Sendable {
         added = [creator.id]
     }
 
-    /// Appends the object of the next position, or throws why the roster does not verify there.
-    public mutating func append(_ object: [UInt8]) throws {
+    /// Appends the object of the next position, or throws why the roster does not verify there;
+    /// returns its entry.
+    @discardableResult
+    public mutating func append(_ object: [UInt8]) throws -> RosterEntry {
         let position = length
         let (frame, entry) = try Self.read(object, position: position)
         guard entry.position == position, entry.previous == head else { throw Self.failure(position, "it does not follow the entry before it") }
@@ -78,14 +82,14 @@ public struct RosterState: Sendable {
                 throw Self.failure(position, "device \(device.id) was added before")
             }
             guard members.count < Self.maximumMembers else { throw Self.failure(position, "a vault has at most \(Self.maximumMembers) devices") }
-            guard keys.epoch == epoch, keys.boxes.map(\.recipient) == [device.id] else {
+            guard keys.epoch == epoch, keys.boxes.map(\.recipient) == [device.id], keys.proof == Self.noProof else {
                 throw Self.failure(position, "the current epoch is not boxed to exactly the new device")
             }
             next.members[device.id] = device
             next.added.insert(device.id)
         case .revoke(let devices, let keys, _, let recovery):
             for revocation in devices {
-                guard members[revocation.device] != nil, revocation.device != entry.signer else {
+                guard next.members[revocation.device] != nil, revocation.device != entry.signer else {
                     throw Self.failure(position, "it revokes \(revocation.device), which is not another member")
                 }
                 next.members[revocation.device] = nil
@@ -103,6 +107,7 @@ public struct RosterState: Sendable {
         next.length = position + 1
         next.head = RosterEntry.hash(ofObject: object)
         self = next
+        return entry
     }
 
     /// A new epoch: the next number, boxed to exactly the members and the recovery authority.

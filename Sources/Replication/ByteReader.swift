@@ -20,14 +20,13 @@ public struct ByteReader {
 
     public mutating func data(maximum: Int = 16 << 20) throws -> [UInt8] {
         let count = Int(try u32())
-        guard count <= maximum, count <= bytes.count - offset else { throw Truncated() }
-        defer { offset += count }
-        return Array(bytes[offset..<(offset + count)])
+        guard count <= maximum else { throw Truncated() }
+        return try fixed(count)
     }
 
     /// `count` bytes of a fixed, known length (a hash, a key, a signature).
     public mutating func fixed(_ count: Int) throws -> [UInt8] {
-        guard count <= bytes.count - offset else { throw Truncated() }
+        guard count >= 0, count <= bytes.count - offset else { throw Truncated() }
         defer { offset += count }
         return Array(bytes[offset..<(offset + count)])
     }

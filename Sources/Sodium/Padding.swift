@@ -67,6 +67,8 @@ public enum Padding {
         guard sodium_unpad(&length, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, blockSize(of: bytes.count)) == 0 else {
             throw SodiumError(.malformed, "A padded plaintext has no valid padding.")
         }
+        // One plaintext, one padded size: more padding than its bucket is not ours.
+        guard bucket(for: length) == bytes.count else { throw SodiumError(.malformed, "A padded plaintext is padded past its bucket.") }
         return length
     }
 }

@@ -37,6 +37,14 @@ final class DeviceKeysTests: XCTestCase {
         XCTAssertThrowsError(try read.vaultBox(deviceKey: deviceKey))
     }
 
+    func testAnIdThatIsNoDeviceIdMakesNoKeys() throws {
+        for id in ["", String(repeating: "x", count: 200), "caf\u{e9}"] {
+            XCTAssertThrowsError(try DeviceKeys.generate(id: id, deviceKey: try SecretBytes.random(count: 32))) {
+                XCTAssertEqual(($0 as? MembershipError)?.code, .damagedDeviceKeys)
+            }
+        }
+    }
+
     func testADamagedFileIsRefused() throws {
         let file = try DeviceKeys.generate(id: id, deviceKey: try SecretBytes.random(count: 32)).encoded()
         let bytes = file.withUnsafeBytes { Array($0) }

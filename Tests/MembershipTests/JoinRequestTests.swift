@@ -1,4 +1,5 @@
 import Membership
+import Replication
 import Sodium
 import XCTest
 
@@ -47,5 +48,12 @@ final class JoinRequestTests: XCTestCase {
             }
         }
         XCTAssertThrowsError(try JoinRequest.object(keys: joiner, name: "", members: [:], vaultID: vaultID, genesis: genesis, now: now))
+        // The same body, signed by its own key, in a frame claiming an epoch and a roster.
+        let body = try SignedFrame.parse(object).frame.body
+        let reframed = SignedFrame(signer: joiner.id, epoch: 1, rosterLength: 3, rosterHead: genesis, previous: [UInt8](repeating: 0, count: 32), body: body)
+            .signed(by: joiner.signing, at: SignedFrame.Place(vaultID: vaultID, genesis: genesis, objectName: name))
+        XCTAssertThrowsError(try JoinRequest.read(reframed, objectName: name, vaultID: vaultID, genesis: genesis, now: now)) {
+            XCTAssertTrue("\($0)".contains("not a request's"), "\($0)")
+        }
     }
 }

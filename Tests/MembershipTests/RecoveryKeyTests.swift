@@ -11,7 +11,7 @@ final class RecoveryKeyTests: XCTestCase {
     func testThePrintableFormRoundTripsAndDerivesTheSameAuthority() throws {
         let original = try RecoveryKey.generate()
         let printed = text(try original.printable())
-        XCTAssertNotNil(printed.wholeMatch(of: /[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){6}\n/), printed)
+        XCTAssertNotNil(printed.wholeMatch(of: /[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){6}\n/), "the printable form's shape")
         let read = try key(printed)
         XCTAssertEqual(read.bytes, original.bytes)
         XCTAssertEqual(try read.authority().signing.publicKey, try original.authority().signing.publicKey)
@@ -31,7 +31,7 @@ final class RecoveryKeyTests: XCTestCase {
     func testAMistypedCharacterIsCaughtByTheChecksum() throws {
         let fixed = RecoveryKey(bytes: try SecretBytes(copying: Array(100..<116)))
         let printed = Array(text(try fixed.printable()).utf8)
-        let alphabet = RecoveryKey.alphabet
+        let alphabet = Crockford.alphabet
         for index in printed.indices where printed[index] != UInt8(ascii: "-") && printed[index] != 0x0a {
             var typo = printed
             typo[index] = alphabet[(alphabet.firstIndex(of: printed[index])! + 1) % alphabet.count]
@@ -44,7 +44,7 @@ final class RecoveryKeyTests: XCTestCase {
     func testWrongLengthsAndForeignCharactersAreRefusedWithTheRule() throws {
         let printed = text(try RecoveryKey.generate().printable()).trimmingCharacters(in: .newlines)
         for bad in [String(printed.dropLast()), printed + "A", "", printed.replacingOccurrences(of: "-", with: "-U", options: [], range: printed.range(of: "-"))] {
-            XCTAssertThrowsError(try key(bad), bad) { XCTAssertEqual(($0 as? MembershipError)?.code, .invalidRecoveryKey) }
+            XCTAssertThrowsError(try key(bad)) { XCTAssertEqual(($0 as? MembershipError)?.code, .invalidRecoveryKey) }
         }
         XCTAssertThrowsError(try key(String(printed.dropLast()))) {
             XCTAssertEqual(($0 as? MembershipError)?.message, "A recovery key has 28 letters and digits, in 7 groups of 4.")

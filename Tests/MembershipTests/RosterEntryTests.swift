@@ -74,7 +74,13 @@ final class RosterEntryTests: XCTestCase {
         let foreignSigner = RosterEntry(position: 1, previous: zero, signer: "caf\u{e9}", change: .add(device: device(b), request: zero, keys: keys(1, recipients: [b])))
         let epochZero = RosterEntry(position: 1, previous: zero, signer: a, change: .rotate(keys: keys(0, recipients: [a]),
                                                                                             previous: RosterChange.PreviousKeys(transport: [1], vault: [2])))
+        let twice = RosterEntry(position: 1, previous: zero, signer: a, change: .revoke(devices: [RosterChange.Revocation(device: b, cutoffs: []),
+            RosterChange.Revocation(device: b, cutoffs: [])], keys: keys(2, recipients: [a]), previous: RosterChange.PreviousKeys(transport: [1], vault: [2]), recovery: nil))
+        let zones = RosterEntry(position: 1, previous: zero, signer: a, change: .revoke(devices: [RosterChange.Revocation(device: b, cutoffs: [
+            RosterChange.Cutoff(zone: "secrets", sequence: 1, batchHash: zero), RosterChange.Cutoff(zone: "config", sequence: 1, batchHash: zero)])],
+            keys: keys(2, recipients: [a]), previous: RosterChange.PreviousKeys(transport: [1], vault: [2]), recovery: nil))
         for (entry, rule) in [(unordered, "recipients are not in ascending order"), (repeated, "recipients are not in ascending order"),
+                              (twice, "revoked devices are not in ascending order, or one repeats"), (zones, "zones are not in ascending order"),
                               (foreignSigner, "its signer is not a device id"), (epochZero, "epochs start at 1")] {
             XCTAssertThrowsError(try RosterEntry.decode(entry.encoded)) { XCTAssertTrue("\($0)".contains(rule), "\($0)") }
         }

@@ -104,6 +104,8 @@ final class RosterStateTests: XCTestCase {
                              by: a), after: state, "which is not another member")
         assertRefused(object(.genesis(vaultID: vaultID, creator: d.keys, recovery: authority, keys: keys(1, ["", d.id])), by: a), after: state, "a second genesis")
         assertRefused([1, 2, 3], after: state, "The roster does not verify at entry 5")
+        let proved = keys(3, [d.id]).proved([UInt8](repeating: 1, count: 32))
+        assertRefused(object(.add(device: d.keys, request: zero, keys: proved), by: a), after: state, "the current epoch is not boxed")
         var copy = state
         try copy.append(object(.add(device: d.keys, request: zero, keys: keys(3, [d.id])), by: nil))
         XCTAssertNotNil(copy.members[d.id], "the recovery authority adds a device")

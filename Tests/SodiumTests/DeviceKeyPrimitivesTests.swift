@@ -4,17 +4,6 @@ import XCTest
 /// Ed25519 signatures, X25519 sealed boxes and size-bucket padding: the primitives devices use
 /// to sign what they write and to receive epoch keys (docs/devices.md).
 final class DeviceKeyPrimitivesTests: XCTestCase {
-    private func hex(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            bytes.append(UInt8(text[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
-    }
-
     /// RFC 8032, section 7.1, test 1 (an empty message) and test 2 (one byte).
     func testEd25519KnownAnswers() throws {
         let vectors = [
@@ -24,10 +13,10 @@ final class DeviceKeyPrimitivesTests: XCTestCase {
              "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"),
         ]
         for (seed, publicKey, message, signature) in vectors {
-            let pair = try SigningKeyPair(seed: try SecretBytes(copying: hex(seed)))
-            XCTAssertEqual(pair.publicKey, hex(publicKey))
-            XCTAssertEqual(pair.sign(hex(message)), hex(signature))
-            XCTAssertTrue(SigningKeyPair.verify(hex(signature), of: hex(message), publicKey: hex(publicKey)))
+            let pair = try SigningKeyPair(seed: try SecretBytes(copying: hexBytes(seed)))
+            XCTAssertEqual(pair.publicKey, hexBytes(publicKey))
+            XCTAssertEqual(pair.sign(hexBytes(message)), hexBytes(signature))
+            XCTAssertTrue(SigningKeyPair.verify(hexBytes(signature), of: hexBytes(message), publicKey: hexBytes(publicKey)))
         }
     }
 
@@ -84,8 +73,9 @@ final class DeviceKeyPrimitivesTests: XCTestCase {
     }
 
     func testPaddingThatIsNotOursIsMalformed() {
+        let overPadded = [UInt8](repeating: 0x41, count: 10) + [0x80] + [UInt8](repeating: 0, count: 1_013)
         for bad in [[UInt8](repeating: 0, count: 256), [UInt8](repeating: 0, count: 300), [], [UInt8](repeating: 0x80, count: 100),
-                    [UInt8](repeating: 0x41, count: 255) + [0x01]] {
+                    [UInt8](repeating: 0x41, count: 255) + [0x01], overPadded] {
             XCTAssertThrowsError(try Padding.unpad(bad)) { XCTAssertEqual(($0 as? SodiumError)?.code, .malformed) }
         }
     }
