@@ -12,8 +12,10 @@ import Sodium
 /// - 3: a device key file (`DeviceKeys(decoding:)`), which must encode back to itself, and its
 ///   sealed halves opened under a fixed key;
 /// - 4: a typed recovery key (`RecoveryKey(parsing:)`);
-/// - otherwise: a roster, as length-prefixed objects from its genesis (`RosterState`), every
-///   entry verified in turn, then the last few as racing candidates for the next position.
+/// - otherwise: a roster, as length-prefixed entry bodies from its genesis, each framed and
+///   signed here with the fixed key (so the fuzzer reaches the roster's rules, not only its
+///   signature check) and verified in turn (`RosterState`), then the last few as racing
+///   candidates for the next position.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMembership(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var input = FuzzInput(data, size)
@@ -43,10 +45,13 @@ public func fuzzMembership(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 
             FuzzFixtures.require((try? RecoveryKey(parsing: key.printable())) != nil, "a recovery key does not read back from its own printable form")
         }
     default:
-        var objects: [[UInt8]] = []
-        while !input.isEmpty && objects.count < 16 { objects.append(input.field()) }
-        guard let genesis = objects.first, var state = try? RosterState(genesis: genesis, pinned: nil) else { return 0 }
-        for object in objects.dropFirst() {
+        var bodies: [[UInt8]] = []
+        while !input.isEmpty && bodies.count < 16 { bodies.append(input.field()) }
+        guard let first = bodies.first, case .genesis(let vaultID, _, _, _)? = (try? RosterEntry.decode(first))?.change else { return 0 }
+        let genesis = framed(first, vaultID: vaultID, genesis: zero)
+        guard var state = try? RosterState(genesis: genesis, pinned: nil) else { return 0 }
+        let objects = bodies.dropFirst().map { framed($0, vaultID: vaultID, genesis: state.genesis) }
+        for object in objects {
             guard (try? state.append(object)) != nil else { break }
         }
         _ = try? state.advanced(byOneOf: Array(objects.suffix(3)))
@@ -55,5 +60,14 @@ public func fuzzMembership(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 
 }
 
 /// Fixed, public test material: enough to reach the code behind the parsers.
-private let key = try! SigningKeyPair(seed: try! SecretBytes(copying: [UInt8](repeating: 7, count: SigningKeyPair.seedCount)))
-private let place = SignedFrame.Place(vaultID: "6d1f7c1e-4b8a-4f0e-9a51-1b2c3d4e5f60", genesis: [UInt8](repeating: 0, count: 32), objectName: "roster/1.entry")
+private let key = FuzzFixtures.signingKey
+private let zero = [UInt8](repeating: 0, count: SignedFrame.hashCount)
+private let place = SignedFrame.Place(vaultID: "6d1f7c1e-4b8a-4f0e-9a51-1b2c3d4e5f60", genesis: zero, objectName: "roster/1.entry")
+
+/// An entry body framed as its signer would, signed with the fixed key.
+private func framed(_ body: [UInt8], vaultID: String, genesis: [UInt8]) -> [UInt8] {
+    let entry = try? RosterEntry.decode(body)
+    let position = entry?.position ?? 0
+    return SignedFrame(signer: entry?.signer ?? "", epoch: 1, rosterLength: position, rosterHead: zero, previous: zero, body: body)
+        .signed(by: key, at: SignedFrame.Place(vaultID: vaultID, genesis: genesis, objectName: RosterEntry.objectName(position)))
+}

@@ -8,6 +8,9 @@ public enum FuzzFixtures {
     /// The sync passphrase the `vault.json` seeds are written with.
     public static let syncPassphrase = try! SecretBytes(utf8: "fuzz sync passphrase")
     public static let zone = "config"
+    /// A signing key, public by design, that signs what FuzzMembership frames itself: seeds
+    /// whose devices use it as their roster key reach the roster's rules past its signatures.
+    public static let signingKey = try! SigningKeyPair(seed: try! SecretBytes(copying: [UInt8](repeating: 7, count: SigningKeyPair.seedCount)))
     /// Device names the harnesses pick from (a selector byte modulo the count).
     public static let devices = ["d0f4a5e2-1111-4c6b-9f00-000000000001", "d0f4a5e2-2222-4c6b-9f00-000000000002", "x", ""]
 
