@@ -30,6 +30,11 @@ extension ConfigStore {
         try read("list config conflicts") { db in try db.query(Self.selectConflict + " ORDER BY id") { Self.conflict($0) }.compactMap { $0 } }
     }
 
+    /// The kept value `id`, if there is one.
+    public func conflict(id: Int64) throws -> ConfigConflict? {
+        try read("read config conflict \(id)") { db in try db.queryFirst(Self.selectConflict + " WHERE id = ?", [id]) { Self.conflict($0) } ?? nil }
+    }
+
     /// Forgets the kept value `id`; false if there is none.
     @discardableResult
     public func dropConflict(_ id: Int64) throws -> Bool {
@@ -70,7 +75,7 @@ extension ConfigStore {
     /// until `dropConflict`, so a crash in between loses nothing (a second restore changes
     /// nothing and drops it). Returns the conflict restored.
     public func restoreConflict(_ id: Int64) throws -> ConfigConflict {
-        guard let conflict = try conflicts().first(where: { $0.id == id }) else {
+        guard let conflict = try conflict(id: id) else {
             throw ConfigError(.notFound, "There is no config conflict c\(id).", hint: "List them with: credctl conflicts list")
         }
         guard let type = ConfigZone.kinds[conflict.kind], let group = type.fieldGroups.first(where: { $0.name == conflict.group }),
@@ -85,13 +90,7 @@ extension ConfigStore {
         var values = stored.values
         for (column, value) in zip(group.columns, conflict.kept) { values[column] = value }
         let row = [SQLValue.text(key)] + values + [.integer(Int64(bitPattern: stored.version.clock)), .text(stored.version.device)]
-        switch try type.init(row: Row(values: row)) {
-        case let host as Host: try save(host)
-        case let group as HostGroup: try save(group)
-        case let identity as Identity: try save(identity)
-        case let rule as PortForwardRule: try save(rule)
-        default: throw ConfigError(.invalid, "A \(type.kind) value is not restored: it is written once, by its device.")
-        }
+        try saveRecord(try type.init(row: Row(values: row)))
         return conflict
     }
 

@@ -49,12 +49,17 @@ extension ConfigStore {
             let stamp = FieldStamp(version: version, context: seen.advanced(to: version))
             let stamps = Array(repeating: stamp, count: R.fieldGroups.count)
             try db.run(R.insertSQL, [key] + record.columnValues + [version.clock, deviceID, FieldStamp.stored(stamps, recordVersion: version), incarnation + 1])
-            try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [record.recordName])
-            try RemovalLog.drop(db, recordName: record.recordName)
+            try ConfigZone.dropTombstone(db, recordName: record.recordName)
             try Journal.record(db, JournalEntry(recordName: record.recordName, kind: R.kind, version: version, deleted: false, incarnation: incarnation + 1))
             record.version = version
             return record
         }
+    }
+
+    /// Saves a record of any kind users edit, by the rules of that kind's save.
+    @discardableResult
+    func saveRecord<R: ConfigRecord>(_ record: R) throws -> R {
+        try write("save a \(R.kind)") { db in try persist(db, try validatedRecord(db, record)) }
     }
 
     /// The checks a save of `record` makes, for a record of any kind users edit.

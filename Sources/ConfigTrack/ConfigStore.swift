@@ -193,8 +193,8 @@ public final class ConfigStore: Sendable {
         }
         let incarnation = stored?.incarnation ?? 0
         try db.run(R.insertSQL, [key] + values.map { $0 as SQLBindable } + [version.clock, deviceID, FieldStamp.stored(stamps, recordVersion: version), incarnation])
-        try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [stamped.recordName])
-        try RemovalLog.drop(db, recordName: stamped.recordName)
+        // A save past the check above has no tombstone unless a live row stood beside one.
+        if removed { try ConfigZone.dropTombstone(db, recordName: stamped.recordName) }
         try Journal.record(db, JournalEntry(recordName: stamped.recordName, kind: R.kind, version: version, deleted: false, incarnation: incarnation))
         return stamped
     }

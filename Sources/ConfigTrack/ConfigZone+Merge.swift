@@ -13,8 +13,6 @@ extension ConfigZone {
     /// it is kept as a conflict first.
     /// `removal`: the context that came with a deletion (`RemovalPairing`).
     func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, tombstones: Bool, known: Bool = true, removal: VersionContext? = nil) throws -> MergeOutcome {
-        // A removal alone (replayed from an older build's quarantine) changes nothing.
-        if envelope.isRemoval { return .ignored }
         guard let type = Self.kinds[envelope.kind] else { return .unsupported("unknown record kind '\(envelope.kind)'") }
         guard [ConfigPayload.formatVersion, FieldPayload.formatVersion].contains(envelope.formatVersion) else {
             return .unsupported("unsupported \(envelope.kind) format version \(envelope.formatVersion)")
@@ -43,8 +41,7 @@ extension ConfigZone {
             }
             // The tombstone goes only once the later incarnation is stored in its place.
             if revives {
-                try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [envelope.recordName])
-                try RemovalLog.drop(db, recordName: envelope.recordName)
+                try Self.dropTombstone(db, recordName: envelope.recordName)
                 // A deletion of the earlier incarnation waiting to be sent is moot.
                 if pending { try Journal.discard(db, recordName: envelope.recordName) }
             }

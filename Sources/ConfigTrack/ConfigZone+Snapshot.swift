@@ -15,10 +15,17 @@ extension ConfigZone {
                                       version: stored.version, deleted: false, incarnation: stored.incarnation, payload: stored.payload(type)))
                 }
             }
-            // Each tombstone after its removal, as a batch carries them.
-            try db.forEach("SELECT record_name, kind, version_clock, version_device, incarnation FROM config_tombstones ORDER BY record_name") { row in
+            // Each tombstone after its removal, as a batch carries them (read in the same pass).
+            try db.forEach("""
+                SELECT t.record_name, t.kind, t.version_clock, t.version_device, t.incarnation, r.context FROM config_tombstones t
+                LEFT JOIN replication_removals r ON r.record_name = t.record_name AND r.incarnation = t.incarnation
+                    AND r.version_clock = t.version_clock AND r.version_device = t.version_device
+                ORDER BY t.record_name
+                """) { row in
                 let (recordName, version, incarnation) = (row.text(0) ?? "", RecordVersion(clock: row.uint64(2), device: row.text(3) ?? ""), row.int64(4))
-                if let removal = try RemovalLog.envelope(db, recordName: recordName, incarnation: incarnation, version: version) { try emit(removal) }
+                if let context = RemovalLog.decodedContext(row.blob(5)) {
+                    try emit(RemovalLog.envelope(recordName: recordName, incarnation: incarnation, version: version, context: context))
+                }
                 try emit(tombstone(recordName, kind: row.text(1) ?? "", version: version, incarnation: incarnation))
             }
             for envelope in frame.held { try emit(envelope) }

@@ -37,10 +37,7 @@ public struct ConfigZone: SQLiteZoneStore {
                 fresh = try db.queryFirst("SELECT NOT EXISTS (SELECT 1 FROM \(type.table))") { $0.bool(0) } ?? false
             }
             var applied = Set<String>()
-            var removals = RemovalPairing()
-            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batches: batches, deletionsSeen: seen) { envelope, pending, tombstones in
-                if envelope.isRemoval { return removals.hold(envelope) }
-                let removal = removals.context(for: envelope)
+            return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batches: batches, deletionsSeen: seen) { envelope, pending, tombstones, removal in
                 let known = !fresh || !applied.insert(envelope.recordName).inserted
                 return try merge(db, envelope, pending: pending, tombstones: tombstones, known: known, removal: removal)
             }
@@ -90,6 +87,13 @@ public struct ConfigZone: SQLiteZoneStore {
             ON CONFLICT (record_name) DO UPDATE SET kind = excluded.kind, version_clock = excluded.version_clock, version_device = excluded.version_device,
                 incarnation = excluded.incarnation, last_state = coalesce(excluded.last_state, config_tombstones.last_state)
             """, [recordName, kind, version.clock, version.device, incarnation, lastState])
+    }
+
+    /// Removes a record's tombstone and the removal that went with it (a later incarnation
+    /// stands in its place).
+    static func dropTombstone(_ db: Connection, recordName: String) throws {
+        try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [recordName])
+        try RemovalLog.drop(db, recordName: recordName)
     }
 
     static func id(of recordName: String, kind: String) -> UUID? {

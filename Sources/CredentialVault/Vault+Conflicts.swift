@@ -82,6 +82,11 @@ extension Vault {
         try VaultError.wrapping { try secrets.revealConflict(id) }
     }
 
+    /// The kept config value `id` (`c<id>`), if there is one.
+    public func configConflict(id: Int64) throws(VaultError) -> ConfigConflict? {
+        try VaultError.wrapping { try config.conflict(id: id) }
+    }
+
     /// The config field values written on this device that lost a merge to a write made
     /// without knowing them, kept for `ConfigStore.conflictRetentionDays` days, oldest first.
     public func configConflicts() throws(VaultError) -> [ConfigConflict] {
@@ -94,7 +99,7 @@ extension Vault {
     public func restoreConfigConflict(_ id: Int64) throws(VaultError) -> ConfigConflict {
         try VaultError.wrapping {
             // A removed identity comes back only with its private key (restored first).
-            if let conflict = try config.conflicts().first(where: { $0.id == id }), conflict.kind == "identity", let owner = conflict.recordID,
+            if let conflict = try config.conflict(id: id), conflict.kind == "identity", let owner = conflict.recordID,
                try config.identity(id: owner) == nil, let removed = try config.removedIdentity(id: owner) {
                 try requirePrivateKey(of: removed)
             }

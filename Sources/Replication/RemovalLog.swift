@@ -28,13 +28,11 @@ public enum RemovalLog {
     /// Keeps the context of the deletion `version` of `recordName`'s `incarnation`: one made
     /// here, or one that arrived with its tombstone (`RemovalPairing`) when that applied.
     public static func store(_ db: Connection, recordName: String, incarnation: Int64, version: RecordVersion, context: VersionContext) throws {
-        var writer = ByteWriter()
-        context.encode(into: &writer)
         try db.run("""
             INSERT INTO replication_removals (record_name, incarnation, version_clock, version_device, context) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (record_name, incarnation) DO UPDATE SET version_clock = excluded.version_clock,
                 version_device = excluded.version_device, context = excluded.context
-            """, [recordName, incarnation, version.clock, version.device, writer.bytes])
+            """, [recordName, incarnation, version.clock, version.device, context.encoded])
     }
 
     /// The context of exactly this deletion, if its removal is here.
@@ -42,10 +40,15 @@ public enum RemovalLog {
         try db.queryFirst("""
             SELECT context FROM replication_removals
             WHERE record_name = ? AND incarnation = ? AND version_clock = ? AND version_device = ?
-            """, [recordName, incarnation, version.clock, version.device]) { row in
-            var reader = ByteReader(row.blob(0) ?? [])
-            return try? VersionContext.decode(from: &reader)
-        } ?? nil
+            """, [recordName, incarnation, version.clock, version.device]) { decodedContext($0.blob(0)) } ?? nil
+    }
+
+    /// A stored context column read back; nil for none (or a damaged one: then the deletion is
+    /// judged as one from an older build).
+    public static func decodedContext(_ blob: [UInt8]?) -> VersionContext? {
+        guard let blob else { return nil }
+        var reader = ByteReader(blob)
+        return try? VersionContext.decode(from: &reader)
     }
 
     /// Removals go with the record's tombstones (a record brought back needs none).
@@ -61,10 +64,8 @@ public enum RemovalLog {
     }
 
     public static func envelope(recordName: String, incarnation: Int64, version: RecordVersion, context: VersionContext) -> Envelope {
-        var writer = ByteWriter()
-        context.encode(into: &writer)
-        return Envelope(recordName: Envelope.removalKind + "/" + recordName, kind: Envelope.removalKind, formatVersion: formatVersion,
-                        version: version, deleted: false, incarnation: incarnation, payload: writer.bytes)
+        Envelope(recordName: Envelope.removalKind + "/" + recordName, kind: Envelope.removalKind, formatVersion: formatVersion,
+                 version: version, deleted: false, incarnation: incarnation, payload: context.encoded)
     }
 
     /// Journal entries as envelopes for one batch of at most `limit`: a deletion goes as its

@@ -136,7 +136,7 @@ public enum SyncTables {
     public static func acknowledge(_ db: Connection, zone: String, sent: [Envelope], sequence: UInt64) throws {
         try reserve(db, zone: zone, through: sequence)
         try db.run("DELETE FROM replication_publishing WHERE zone = ? AND sequence <= ?", [zone, sequence])
-        for envelope in sent { try Journal.acknowledge(db, recordName: envelope.recordName, version: envelope.version) }
+        for envelope in sent where !envelope.isRemoval { try Journal.acknowledge(db, recordName: envelope.recordName, version: envelope.version) }
     }
 
     /// The shared part of `ZoneStore.apply`, inside the store's write transaction, for each
@@ -148,11 +148,16 @@ public enum SyncTables {
     /// `deletionsSeen` says whether the store holds any deletion yet; a device that never saw
     /// one (a fresh join) lets `merge` skip looking for them — until an envelope applied in this
     /// very transaction is a deletion, from which on `merge` is told to look.
+    ///
+    /// Removal envelopes never reach `merge`: each is checked and paired with the tombstone
+    /// right after it (`RemovalPairing`), whose merge is handed its context as `removal`.
     public static func apply(_ db: Connection, zone: String, ownDevice: String, batches: [IncomingBatch], keepsRejectedBytes: Bool = true,
-                             deletionsSeen: Bool, merge: (Envelope, _ pending: Bool, _ deletionsSeen: Bool) throws -> MergeOutcome) throws -> ApplyReport {
+                             deletionsSeen: Bool,
+                             merge: (Envelope, _ pending: Bool, _ deletionsSeen: Bool, _ removal: VersionContext?) throws -> MergeOutcome) throws -> ApplyReport {
         var report = ApplyReport()
         var deletionsSeen = deletionsSeen
         var pending = Set(try db.query("SELECT record_name FROM replication_journal") { $0.text(0) ?? "" })
+        var removals = RemovalPairing()
         for batch in batches {
             // A quarantined object that now opens leaves quarantine as its envelopes apply.
             if let held = batch.releasesQuarantine { try db.run("DELETE FROM replication_quarantine WHERE id = ?", [held]) }
@@ -164,7 +169,8 @@ public enum SyncTables {
             }
             var newestAccepted: RecordVersion?
             for envelope in batch.envelopes {
-                let outcome = try merge(envelope, pending.contains(envelope.recordName), deletionsSeen)
+                let outcome = envelope.isRemoval ? removals.hold(envelope)
+                    : try merge(envelope, pending.contains(envelope.recordName), deletionsSeen, removals.context(for: envelope))
                 if outcome == .applied || outcome == .ignored { newestAccepted = max(newestAccepted ?? envelope.version, envelope.version) }
                 // A fetched version that won replaced a pending edit, unless the merge kept part of
                 // it to send (a field-level merge): the journal says which.
@@ -218,7 +224,8 @@ public enum SyncTables {
         let pending = Set(try db.query("SELECT record_name FROM replication_journal") { $0.text(0) ?? "" })
         for (id, bytes) in held {
             guard let envelope = try? BatchCodec.decode(bytes) else { continue }
-            let outcome = try merge(envelope, pending.contains(envelope.recordName))
+            // A removal alone (an older build kept it) changes nothing: its tombstone was judged.
+            let outcome = envelope.isRemoval ? .ignored : try merge(envelope, pending.contains(envelope.recordName))
             if case .unsupported = outcome { continue }
             try db.run("DELETE FROM replication_quarantine WHERE id = ?", [id])
             try LocalClock.observe(db, envelope.version)

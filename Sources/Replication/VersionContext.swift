@@ -110,11 +110,21 @@ public struct VersionContext: Sendable, Hashable, CustomStringConvertible {
     /// Canonical form: a u16 count, then (device, clock) sorted by device's bytes.
     public func encode(into writer: inout ByteWriter) {
         writer.u16(UInt16(head == nil ? 0 : 1 + tail.count))
-        _ = allEntries {
-            writer.string($0.device)
-            writer.u64($0.clock)
-            return true
+        if let head {
+            writer.string(head.device)
+            writer.u64(head.clock)
         }
+        for entry in tail {
+            writer.string(entry.device)
+            writer.u64(entry.clock)
+        }
+    }
+
+    /// The canonical form alone.
+    public var encoded: [UInt8] {
+        var writer = ByteWriter()
+        encode(into: &writer)
+        return writer.bytes
     }
 
     /// Reads a context written by `encode`; refuses anything that is not canonical: entries out

@@ -5,9 +5,7 @@ import Replication
 /// build still sees a sealed body and keeps the envelope for after its upgrade.
 enum SecretPayload {
     static func encode(sealed: [UInt8], context: VersionContext) -> [UInt8] {
-        var writer = ByteWriter()
-        context.encode(into: &writer)
-        let tail = writer.bytes
+        let tail = context.encoded
         var length = ByteWriter()
         length.u32(UInt32(tail.count))
         return sealed + tail + length.bytes

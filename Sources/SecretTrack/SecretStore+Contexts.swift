@@ -44,10 +44,7 @@ extension SecretStore {
 
     /// A context as its column stores it: NULL for the version seen alone.
     static func stored(_ context: VersionContext, version: RecordVersion) -> [UInt8]? {
-        if context.isOnly(version) { return nil }
-        var writer = ByteWriter()
-        context.encode(into: &writer)
-        return writer.bytes
+        context.isOnly(version) ? nil : context.encoded
     }
 
     /// A context column read back (a damaged one reads as the version seen alone).
@@ -55,9 +52,5 @@ extension SecretStore {
         guard let blob else { return VersionContext(only: version) }
         var reader = ByteReader(blob)
         return (try? VersionContext.decode(from: &reader)) ?? VersionContext(only: version)
-    }
-
-    static func setContext(_ db: Connection, _ reference: String, _ context: VersionContext, version: RecordVersion) throws {
-        try db.run("UPDATE secret_items SET context = ? WHERE reference = ?", [stored(context, version: version), reference])
     }
 }

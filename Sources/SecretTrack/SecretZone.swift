@@ -35,10 +35,8 @@ public struct SecretZone: SQLiteZoneStore {
     public func apply(_ batches: [IncomingBatch]) throws -> ApplyReport {
         try store.write("apply fetched secret changes") { db in
             let seen = try db.queryFirst("SELECT EXISTS (SELECT 1 FROM deletion_markers)") { $0.bool(0) } ?? true
-            var removals = RemovalPairing()
             return try SyncTables.apply(db, zone: zone, ownDevice: deviceID, batches: batches, keepsRejectedBytes: false, deletionsSeen: seen) {
-                if $0.isRemoval { return removals.hold($0) }
-                return try merge(db, $0, pending: $1, markers: $2, removal: removals.context(for: $0))
+                try merge(db, $0, pending: $1, markers: $2, removal: $3)
             }
         }
     }
@@ -70,8 +68,6 @@ public struct SecretZone: SQLiteZoneStore {
         let keepForLater: (String) -> MergeOutcome = {
             envelope.deleted && envelope.payload.isEmpty || Self.looksSealed(envelope.payload) ? .unsupported($0) : .refused($0 + " (its bytes were not kept)")
         }
-        // A removal alone (replayed from quarantine) changes nothing.
-        if envelope.isRemoval { return .ignored }
         guard envelope.kind == SecretStore.itemKind else { return keepForLater("unknown record kind '\(envelope.kind)'") }
         guard [Self.formatOne, Self.formatVersion].contains(envelope.formatVersion) else {
             return keepForLater("unsupported secret format version \(envelope.formatVersion)")

@@ -107,7 +107,7 @@ private final class CountingZone: ZoneStore {
         let fails = batches.contains { $0.sequence == failing } && failures.withLock { count in defer { count -= 1 }; return count > 0 }
         guard fails else { return try inner.apply(batches) }
         return try inner.store.write("apply, then fail") { db in
-            _ = try SyncTables.apply(db, zone: inner.zone, ownDevice: inner.deviceID, batches: batches, deletionsSeen: true) { _, _, _ in .applied }
+            _ = try SyncTables.apply(db, zone: inner.zone, ownDevice: inner.deviceID, batches: batches, deletionsSeen: true) { _, _, _, _ in .applied }
             try db.run("INSERT INTO hosts (id) VALUES (NULL)")  // violates NOT NULL: the transaction rolls back
             return ApplyReport()
         }

@@ -21,7 +21,7 @@ struct ConflictsRestoreCommand: Command {
         let text = try ConflictText(vault: vault)
         switch target {
         case .config(let id):
-            guard let conflict = try vault.configConflicts().first(where: { $0.id == id }) else {
+            guard let conflict = try vault.configConflict(id: id) else {
                 throw CLIError(message: "There is no conflict c\(id) on this device.", hint: "List them with: credctl conflicts list", status: ExitStatus.notFound)
             }
             let record = text.record(conflict)

@@ -39,7 +39,7 @@ struct ConflictsShowCommand: Command {
                                    ("To", text.winner(conflict)), ("Kept until", ConflictText.time(conflict.expiresAt)),
                                    ("Reveal", "credctl conflicts show \(id) --reveal"), ("Restore", "credctl conflicts restore \(id)")]))
         case .config(let id):
-            guard let conflict = try vault.configConflicts().first(where: { $0.id == id }) else { throw missing }
+            guard let conflict = try vault.configConflict(id: id) else { throw missing }
             if context.json { return Output.json(text.json(conflict)) }
             Output.out(Self.lines([("Conflict", ConflictText.id(conflict)), ("Record", text.record(conflict)), ("Field", conflict.group),
                                    ("Kept", text.values(conflict.kept, of: conflict)),
@@ -51,6 +51,7 @@ struct ConflictsShowCommand: Command {
 
     private static func lines(_ pairs: [(String, String)]) -> String {
         let width = pairs.map(\.0.count).max() ?? 0
-        return pairs.map { $0.0 + ":" + String(repeating: " ", count: width - $0.0.count + 1) + TerminalText.inert($0.1) }.joined(separator: "\n") + "\n"
+        // Each value escaped on its own, so a line break in it cannot start a line of its own.
+        return pairs.map { ($0.0 + ":").padding(width + 2) + TerminalText.inert($0.1) }.joined(separator: "\n") + "\n"
     }
 }
