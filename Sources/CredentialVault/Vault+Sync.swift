@@ -62,7 +62,7 @@ extension Vault {
             // Migrated secrets keep their device-only copy until the remote holds the new body.
             if outcomes.contains(where: { $0.zone == .secrets && $0.state == .available }) {
                 do {
-                    try SecretZone(store: secrets).verifyMigrations(remote: remote, transportKey: transportKey)
+                    try SecretZone(store: secrets).verifyMigrations(remote: remote, seal: TransportKeySeal(key: transportKey))
                 } catch {
                     SyncLog.failure(zone: SyncZone.secrets.rawValue, stage: "verify-migrations", code: "unreadable")
                 }

@@ -36,7 +36,8 @@ extension VaultError {
             let code: Code = switch error.code {
             case .unreachable: .unavailable
             case .accessDenied: .accessDenied
-            case .authenticationFailed: .corrupt
+            case .authenticationFailed, .forged, .revokedWriter: .corrupt
+            case .unknownSigner: .notYetSynced
             case .nameConflict, .invalidName, .io, .tooLarge, .malformed, .unsupportedFormat: .storage
             }
             return VaultError(code, error.message)

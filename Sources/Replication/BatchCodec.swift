@@ -12,6 +12,10 @@ public enum BatchCodec {
     package static let purpose = SealPurpose(tag: 3, label: "credvault/v1/batch")
 
     public static func seal(_ batch: Batch, transportKey: SecretBytes) throws -> [UInt8] {
+        try seal(batch, with: TransportKeySeal(key: transportKey))
+    }
+
+    public static func seal(_ batch: Batch, with seal: any ObjectSeal) throws -> [UInt8] {
         var writer = ByteWriter()
         writer.u8(formatVersion)
         writer.string(batch.zone)
@@ -19,8 +23,8 @@ public enum BatchCodec {
         writer.u64(batch.sequence)
         writer.u32(UInt32(batch.envelopes.count))
         for envelope in batch.envelopes { writer.data(encode(envelope)) }
-        return try SealedBox.seal(writer.bytes, key: transportKey,
-                                  purpose: purpose, context: context(zone: batch.zone, device: batch.device, sequence: batch.sequence))
+        return try seal.seal(writer.bytes, name: batch.objectName, purpose: purpose,
+                             context: context(zone: batch.zone, device: batch.device, sequence: batch.sequence))
     }
 
     /// Opens the object published as `zone`/`device`/`sequence`. Throws `authenticationFailed`
@@ -28,17 +32,13 @@ public enum BatchCodec {
     /// object; returns envelopes that could not be read as `rejected`.
     public static func open(_ sealed: [UInt8], zone: String, device: String, sequence: UInt64,
                             transportKey: SecretBytes) throws -> (envelopes: [Envelope], rejected: [RejectedEnvelope]) {
-        let plain: [UInt8]
-        do {
-            plain = try SealedBox.open(sealed, key: transportKey, purpose: purpose, context: context(zone: zone, device: device, sequence: sequence))
-                .withUnsafeBytes { Array($0) }
-        } catch let error as SodiumError where error.code == .unsupportedVersion {
-            throw ReplicationError(.unsupportedFormat, "Batch \(Batch.objectName(zone: zone, device: device, sequence: sequence)) uses a newer sealing format.")
-        } catch {
-            throw ReplicationError(.authenticationFailed, "Batch \(Batch.objectName(zone: zone, device: device, sequence: sequence)) does not open: sealed with another key, altered, or incomplete.")
-        }
-        var reader = ByteReader(plain)
+        try open(sealed, zone: zone, device: device, sequence: sequence, with: TransportKeySeal(key: transportKey))
+    }
+
+    public static func open(_ sealed: [UInt8], zone: String, device: String, sequence: UInt64,
+                            with seal: any ObjectSeal) throws -> (envelopes: [Envelope], rejected: [RejectedEnvelope]) {
         let name = Batch.objectName(zone: zone, device: device, sequence: sequence)
+        var reader = ByteReader(try seal.open(sealed, name: name, writer: device, purpose: purpose, context: context(zone: zone, device: device, sequence: sequence)))
         do {
             let format = try reader.u8()
             guard format == formatVersion else { throw ReplicationError(.unsupportedFormat, "Batch \(name) has format version \(format); this build reads \(formatVersion).") }

@@ -21,6 +21,14 @@ public struct ReplicationError: Error, Equatable, CustomStringConvertible, Senda
         case malformed
         /// An object written in a format version this build does not know.
         case unsupportedFormat
+        /// An object signed by a device the verified roster does not know (yet): left unread and
+        /// looked at again when the roster grows.
+        case unknownSigner
+        /// An object whose signature does not verify under its writer's key, or that claims
+        /// another writer than its name: never applied.
+        case forged
+        /// An object a revoked device wrote after its revocation: never applied.
+        case revokedWriter
     }
 
     public let code: Code

@@ -21,7 +21,7 @@ extension ZoneEngine {
                 continue
             }
             do {
-                let opened = try BatchCodec.open(bytes, zone: store.zone, device: parsed.device, sequence: parsed.sequence, transportKey: transportKey)
+                let opened = try BatchCodec.open(bytes, zone: store.zone, device: parsed.device, sequence: parsed.sequence, with: seal)
                 report.add(try store.apply([IncomingBatch(device: parsed.device, sequence: parsed.sequence, envelopes: opened.envelopes,
                                                           rejected: opened.rejected, advancesCursor: false, releasesQuarantine: held.id)]))
                 report.fetchedObjects += 1

@@ -9,7 +9,8 @@ import Sodium
 public struct ZoneEngine: Sendable {
     public let store: any ZoneStore
     public let remote: any Remote
-    let transportKey: SecretBytes
+    /// Seals what this device writes and opens what others wrote (and checks who wrote it).
+    let seal: any ObjectSeal
     /// Called after each object fetched or sent, for progress displays.
     let progress: (@Sendable (ZoneSyncReport) -> Void)?
     /// When this device writes snapshots, publishes its cursors and collects old objects.
@@ -19,9 +20,14 @@ public struct ZoneEngine: Sendable {
 
     public init(store: any ZoneStore, remote: any Remote, transportKey: SecretBytes, policy: CompactionPolicy = CompactionPolicy(),
                 progress: (@Sendable (ZoneSyncReport) -> Void)? = nil) {
+        self.init(store: store, remote: remote, seal: TransportKeySeal(key: transportKey), policy: policy, progress: progress)
+    }
+
+    public init(store: any ZoneStore, remote: any Remote, seal: any ObjectSeal, policy: CompactionPolicy = CompactionPolicy(),
+                progress: (@Sendable (ZoneSyncReport) -> Void)? = nil) {
         self.store = store
         self.remote = remote
-        self.transportKey = transportKey
+        self.seal = seal
         self.policy = policy
         self.progress = progress
     }
@@ -116,7 +122,7 @@ public struct ZoneEngine: Sendable {
             guard let bytes = try readObject(name) else { continue }
             let digest = GenericHash.hash(bytes)
             guard try !store.wasIngested(name, digest: digest) else { continue }
-            guard let opened = try? BatchCodec.open(bytes, zone: zone, device: parsed.device, sequence: parsed.sequence, transportKey: transportKey) else {
+            guard let opened = try? BatchCodec.open(bytes, zone: zone, device: parsed.device, sequence: parsed.sequence, with: seal) else {
                 if let fingerprint { try store.markIngested(name, digest: fingerprint) }
                 continue
             }
@@ -133,7 +139,7 @@ public struct ZoneEngine: Sendable {
     /// crash interrupted: acknowledged now instead of being taken for another writer's.
     private func acknowledgeOwnPublish(_ name: String, sequence: UInt64) throws -> Bool {
         guard let bytes = try readObject(name),
-              let opened = try? BatchCodec.open(bytes, zone: store.zone, device: store.deviceID, sequence: sequence, transportKey: transportKey),
+              let opened = try? BatchCodec.open(bytes, zone: store.zone, device: store.deviceID, sequence: sequence, with: seal),
               !opened.envelopes.isEmpty, opened.rejected.isEmpty else { return false }
         // Exactly what this device noted it was publishing: its own, even if the records were
         // edited again since (acknowledging clears only the versions that were sent).
@@ -151,8 +157,14 @@ public struct ZoneEngine: Sendable {
     private func fetchObject(_ name: String, device: String, sequence: UInt64, into report: inout ZoneSyncReport) throws -> IncomingBatch? {
         guard let bytes = try readObject(name) else { return nil }
         do {
-            let opened = try BatchCodec.open(bytes, zone: store.zone, device: device, sequence: sequence, transportKey: transportKey)
+            let opened = try BatchCodec.open(bytes, zone: store.zone, device: device, sequence: sequence, with: seal)
             return IncomingBatch(device: device, sequence: sequence, envelopes: opened.envelopes, rejected: opened.rejected, advancesCursor: true)
+        } catch let error as ReplicationError where error.code == .unknownSigner {
+            // Its writer's `add` may still be on its way: read again once the roster grows. Its
+            // bytes are never stored, so junk under names no member has cannot fill this device.
+            report.waiting += 1
+            report.unknownSigners += 1
+            return nil
         } catch let error as ReplicationError where error.code == .authenticationFailed {
             // Incomplete (still being copied) and sealed-with-another-key look alike; only bytes
             // that stay the same across several runs are quarantined.
@@ -187,7 +199,7 @@ public struct ZoneEngine: Sendable {
             let batch = Batch(zone: store.zone, device: store.deviceID, sequence: sequence, envelopes: changes)
             // A publish that crashed before its acknowledgement is found (and acknowledged) by
             // the next run's fetch, so a name here is never published twice.
-            let bytes = try BatchCodec.seal(batch, transportKey: transportKey)
+            let bytes = try BatchCodec.seal(batch, with: seal)
             try store.notePublishing(sequence: sequence, digest: GenericHash.hash(bytes))
             _ = try remote.createOnly(batch.objectName, bytes: bytes)
             try store.acknowledge(changes, sequence: sequence)

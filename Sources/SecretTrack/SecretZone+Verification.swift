@@ -9,7 +9,7 @@ extension SecretZone {
     /// kept (not sent yet, or not found as sent). Throws when the remote cannot be read; then
     /// every copy stays.
     @discardableResult
-    public func verifyMigrations(remote: any Remote, transportKey: SecretBytes) throws -> Int {
+    public func verifyMigrations(remote: any Remote, seal: any ObjectSeal) throws -> Int {
         let waiting = try store.awaitingVerification()
         var kept = waiting.count
         var objects: [UInt64: [String: Envelope]] = [:]
@@ -28,7 +28,7 @@ extension SecretZone {
                     if sequence < newestOwn ?? 0 { try store.resendMigrated(reference) }
                     continue
                 }
-                guard let opened = try? BatchCodec.open(bytes, zone: zone, device: deviceID, sequence: sequence, transportKey: transportKey) else { continue }
+                guard let opened = try? BatchCodec.open(bytes, zone: zone, device: deviceID, sequence: sequence, with: seal) else { continue }
                 objects[sequence] = Dictionary(opened.envelopes.map { ($0.recordName, $0) }, uniquingKeysWith: { _, last in last })
             }
             guard let envelope = objects[sequence]?[reference], !envelope.deleted else { continue }

@@ -19,18 +19,29 @@ public enum CompactionCodec {
     // MARK: - Snapshot parts
 
     public static func sealPart(_ envelopes: ArraySlice<Envelope>, zone: String, device: String, number: UInt64, part: Int, transportKey: SecretBytes) throws -> [UInt8] {
+        try sealPart(envelopes, zone: zone, device: device, number: number, part: part, with: TransportKeySeal(key: transportKey))
+    }
+
+    public static func sealPart(_ envelopes: ArraySlice<Envelope>, zone: String, device: String, number: UInt64, part: Int, with seal: any ObjectSeal) throws -> [UInt8] {
         var writer = ByteWriter()
         writer.u8(formatVersion)
         writer.u32(UInt32(envelopes.count))
         for envelope in envelopes { writer.data(BatchCodec.encode(envelope)) }
-        return try SealedBox.seal(writer.bytes, key: transportKey, purpose: partPurpose, context: context(zone, device, number, part: part))
+        let name = CompactionObjectName(device: device, number: number, kind: .snapshotPart(part)).objectName(zone: zone)
+        return try seal.seal(writer.bytes, name: name, purpose: partPurpose, context: context(zone, device, number, part: part))
     }
 
     /// The part's envelopes, and those that could not be read (kept apart, as in batches).
     public static func openPart(_ sealed: [UInt8], zone: String, device: String, number: UInt64, part: Int,
                                 transportKey: SecretBytes) throws -> (envelopes: [Envelope], rejected: [RejectedEnvelope]) {
+        try openPart(sealed, zone: zone, device: device, number: number, part: part, with: TransportKeySeal(key: transportKey))
+    }
+
+    public static func openPart(_ sealed: [UInt8], zone: String, device: String, number: UInt64, part: Int,
+                                with seal: any ObjectSeal) throws -> (envelopes: [Envelope], rejected: [RejectedEnvelope]) {
         let what = "Snapshot \(number) of \(device) (part \(part))"
-        return try reading(sealed, what, purpose: partPurpose, context: context(zone, device, number, part: part), transportKey: transportKey) { reader in
+        let name = CompactionObjectName(device: device, number: number, kind: .snapshotPart(part)).objectName(zone: zone)
+        return try reading(sealed, what, name: name, writer: device, purpose: partPurpose, context: context(zone, device, number, part: part), seal: seal) { reader in
             try checkFormat(&reader, what)
             let count = Int(try reader.u32())
             guard count <= maximumPartEnvelopes else { throw ReplicationError(.malformed, "\(what) claims \(count) changes.") }
@@ -52,18 +63,28 @@ public enum CompactionCodec {
     // MARK: - Manifests
 
     public static func seal(_ manifest: SnapshotManifest, transportKey: SecretBytes) throws -> [UInt8] {
+        try seal(manifest, with: TransportKeySeal(key: transportKey))
+    }
+
+    public static func seal(_ manifest: SnapshotManifest, with seal: any ObjectSeal) throws -> [UInt8] {
         var writer = header(zone: manifest.zone, device: manifest.device, number: manifest.number, time: manifest.createdAt, cursors: manifest.cursors)
         writer.u32(UInt32(manifest.parts.count))
         for part in manifest.parts {
             writer.u32(UInt32(part.count))
             writer.data(part.digest)
         }
-        return try SealedBox.seal(writer.bytes, key: transportKey, purpose: manifestPurpose, context: context(manifest.zone, manifest.device, manifest.number))
+        return try seal.seal(writer.bytes, name: manifest.name.objectName(zone: manifest.zone), purpose: manifestPurpose,
+                             context: context(manifest.zone, manifest.device, manifest.number))
     }
 
     public static func openManifest(_ sealed: [UInt8], zone: String, device: String, number: UInt64, transportKey: SecretBytes) throws -> SnapshotManifest {
+        try openManifest(sealed, zone: zone, device: device, number: number, with: TransportKeySeal(key: transportKey))
+    }
+
+    public static func openManifest(_ sealed: [UInt8], zone: String, device: String, number: UInt64, with seal: any ObjectSeal) throws -> SnapshotManifest {
         let what = "Snapshot manifest \(number) of \(device)"
-        return try reading(sealed, what, purpose: manifestPurpose, context: context(zone, device, number), transportKey: transportKey) { reader in
+        let name = CompactionObjectName(device: device, number: number, kind: .snapshotManifest).objectName(zone: zone)
+        return try reading(sealed, what, name: name, writer: device, purpose: manifestPurpose, context: context(zone, device, number), seal: seal) { reader in
             let (createdAt, cursors) = try readHeader(&reader, what, zone: zone, device: device, number: number)
             let count = Int(try reader.u32())
             guard count <= 1_000_000 else { throw ReplicationError(.malformed, "\(what) claims \(count) parts.") }
@@ -76,13 +97,23 @@ public enum CompactionCodec {
     // MARK: - Published cursors
 
     public static func seal(_ published: PublishedCursors, transportKey: SecretBytes) throws -> [UInt8] {
+        try seal(published, with: TransportKeySeal(key: transportKey))
+    }
+
+    public static func seal(_ published: PublishedCursors, with seal: any ObjectSeal) throws -> [UInt8] {
         let writer = header(zone: published.zone, device: published.device, number: published.number, time: published.writtenAt, cursors: published.cursors)
-        return try SealedBox.seal(writer.bytes, key: transportKey, purpose: cursorsPurpose, context: context(published.zone, published.device, published.number))
+        return try seal.seal(writer.bytes, name: published.name.objectName(zone: published.zone), purpose: cursorsPurpose,
+                             context: context(published.zone, published.device, published.number))
     }
 
     public static func openCursors(_ sealed: [UInt8], zone: String, device: String, number: UInt64, transportKey: SecretBytes) throws -> PublishedCursors {
+        try openCursors(sealed, zone: zone, device: device, number: number, with: TransportKeySeal(key: transportKey))
+    }
+
+    public static func openCursors(_ sealed: [UInt8], zone: String, device: String, number: UInt64, with seal: any ObjectSeal) throws -> PublishedCursors {
         let what = "Published cursors \(number) of \(device)"
-        return try reading(sealed, what, purpose: cursorsPurpose, context: context(zone, device, number), transportKey: transportKey) { reader in
+        let name = CompactionObjectName(device: device, number: number, kind: .cursors).objectName(zone: zone)
+        return try reading(sealed, what, name: name, writer: device, purpose: cursorsPurpose, context: context(zone, device, number), seal: seal) { reader in
             let (writtenAt, cursors) = try readHeader(&reader, what, zone: zone, device: device, number: number)
             return PublishedCursors(zone: zone, device: device, number: number, writtenAt: writtenAt, cursors: cursors)
         }
@@ -129,25 +160,15 @@ public enum CompactionCodec {
     }
 
     /// Opens `sealed` and reads it with `body`, which must consume every byte.
-    private static func reading<T>(_ sealed: [UInt8], _ what: String, purpose: SealPurpose, context: [UInt8], transportKey: SecretBytes,
-                                   _ body: (inout ByteReader) throws -> T) throws -> T {
-        var reader = ByteReader(try open(sealed, what, purpose: purpose, context: context, transportKey: transportKey))
+    private static func reading<T>(_ sealed: [UInt8], _ what: String, name: String, writer: String, purpose: SealPurpose, context: [UInt8],
+                                   seal: any ObjectSeal, _ body: (inout ByteReader) throws -> T) throws -> T {
+        var reader = ByteReader(try seal.open(sealed, name: name, writer: writer, purpose: purpose, context: context))
         do {
             let value = try body(&reader)
             guard reader.isAtEnd else { throw ReplicationError(.malformed, "\(what) has trailing bytes.") }
             return value
         } catch is ByteReader.Truncated {
             throw ReplicationError(.malformed, "\(what) is cut short inside.")
-        }
-    }
-
-    private static func open(_ sealed: [UInt8], _ what: String, purpose: SealPurpose, context: [UInt8], transportKey: SecretBytes) throws -> [UInt8] {
-        do {
-            return try SealedBox.open(sealed, key: transportKey, purpose: purpose, context: context).withUnsafeBytes { Array($0) }
-        } catch let error as SodiumError where error.code == .unsupportedVersion {
-            throw ReplicationError(.unsupportedFormat, "\(what) uses a newer sealing format.")
-        } catch {
-            throw ReplicationError(.authenticationFailed, "\(what) does not open: sealed with another key, altered, or incomplete.")
         }
     }
 

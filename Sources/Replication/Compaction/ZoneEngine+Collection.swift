@@ -54,7 +54,7 @@ extension ZoneEngine {
     private func liveCursors(_ listing: ZoneListing, now: UInt64) throws -> [[String: UInt64]] {
         try listing.newestCursors.values.filter { $0.device != store.deviceID }.compactMap { name in
             guard let bytes = try readObject(name.objectName(zone: store.zone)) else { return [:] }
-            guard let published = try? CompactionCodec.openCursors(bytes, zone: store.zone, device: name.device, number: name.number, transportKey: transportKey) else {
+            guard let published = try? CompactionCodec.openCursors(bytes, zone: store.zone, device: name.device, number: name.number, with: seal) else {
                 return [:]
             }
             let silent = now > published.writtenAt ? now - published.writtenAt : 0

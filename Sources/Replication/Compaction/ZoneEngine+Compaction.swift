@@ -48,7 +48,7 @@ extension ZoneEngine {
         let own = listing.cursors.filter { $0.device == store.deviceID }
         let number = max(last?.number ?? 0, own.map(\.number).max() ?? 0) + 1
         let published = PublishedCursors(zone: store.zone, device: store.deviceID, number: number, writtenAt: now, cursors: mine)
-        _ = try remote.createOnly(published.name.objectName(zone: store.zone), bytes: try CompactionCodec.seal(published, transportKey: transportKey))
+        _ = try remote.createOnly(published.name.objectName(zone: store.zone), bytes: try CompactionCodec.seal(published, with: seal))
         try store.setBookkeepingValue(Self.publishedKey, Self.encodePublished(published))
         // Best effort: a leftover older cursors object is harmless (collection removes it
         // later), and must not keep this run from writing a snapshot.

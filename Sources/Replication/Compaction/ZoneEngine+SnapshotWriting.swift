@@ -24,7 +24,7 @@ extension ZoneEngine {
         var bytes = 0
         // Parts go out as the state is read, so no more than one part is ever held.
         func flush() throws {
-            let sealed = try CompactionCodec.sealPart(chunk[...], zone: store.zone, device: store.deviceID, number: number, part: parts.count, transportKey: transportKey)
+            let sealed = try CompactionCodec.sealPart(chunk[...], zone: store.zone, device: store.deviceID, number: number, part: parts.count, with: seal)
             let name = CompactionObjectName(device: store.deviceID, number: number, kind: .snapshotPart(parts.count)).objectName(zone: store.zone)
             _ = try remote.createOnly(name, bytes: sealed)
             parts.append(SnapshotManifest.Part(count: chunk.count, digest: GenericHash.hash(sealed)))
@@ -50,7 +50,7 @@ extension ZoneEngine {
         }
         if !chunk.isEmpty { try flush() }
         let manifest = SnapshotManifest(zone: store.zone, device: store.deviceID, number: number, createdAt: now, cursors: covered, parts: parts)
-        _ = try remote.createOnly(manifest.name.objectName(zone: store.zone), bytes: try CompactionCodec.seal(manifest, transportKey: transportKey))
+        _ = try remote.createOnly(manifest.name.objectName(zone: store.zone), bytes: try CompactionCodec.seal(manifest, with: seal))
         listing.opened = (known + [manifest]).sorted(by: Self.better)
         report.snapshotsWritten += 1
         return manifest

@@ -39,7 +39,7 @@ extension ZoneEngine {
         if let opened = listing.opened { return opened }
         let opened = try listing.manifests.compactMap { name in
             guard let bytes = try readObject(name.objectName(zone: store.zone)) else { return nil }
-            return try? CompactionCodec.openManifest(bytes, zone: store.zone, device: name.device, number: name.number, transportKey: transportKey)
+            return try? CompactionCodec.openManifest(bytes, zone: store.zone, device: name.device, number: name.number, with: seal)
         }.sorted(by: Self.better)
         listing.opened = opened
         return opened
@@ -89,7 +89,7 @@ extension ZoneEngine {
             let name = CompactionObjectName(device: manifest.device, number: manifest.number, kind: .snapshotPart(index)).objectName(zone: store.zone)
             guard let bytes = try readObject(name), GenericHash.hash(bytes) == part.digest,
                   let opened = try? CompactionCodec.openPart(bytes, zone: store.zone, device: manifest.device, number: manifest.number,
-                                                             part: index, transportKey: transportKey),
+                                                             part: index, with: seal),
                   opened.envelopes.count + opened.rejected.count == part.count
             else {
                 report.waiting += 1
