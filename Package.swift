@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "Membership", dependencies: ["Sodium", "Replication"]),
         .target(name: "ConfigTrack", dependencies: ["SQLite", "Replication", "SSHConfig"]),
         .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication"]),
-        .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Sodium", "Keyring", "SSHConfig", "S3"]),
+        .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Membership", "Sodium", "Keyring", "SSHConfig", "S3"]),
         // Two GNU calls Glibc's Swift module does not export.
         .target(name: "CPosix"),
         // libcurl through dlopen, on first use: not FoundationNetworking, which would load

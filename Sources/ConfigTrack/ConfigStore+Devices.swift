@@ -22,6 +22,9 @@ extension ConfigStore {
         }
     }
 
+    /// The name a device gets unless its user gives one: the machine's host name, as a display name.
+    public static var defaultDeviceName: String { ConfigValidation.displayName(hostName()) }
+
     private static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count) == 0 else { return "device" }

@@ -60,6 +60,10 @@ struct ArgumentParser {
                 parsed.flags.insert(name)
                 continue
             }
+            if option.optionalNumber, inline == nil, index >= tokens.count || !tokens[index].allSatisfy(\.isASCIIDigitLike) {
+                parsed.flags.insert(name)
+                continue
+            }
             let value: String
             if let inline { value = inline } else {
                 guard index < tokens.count else { throw UsageError("\(name) needs a value (\(option.value!)).", command: spec) }
@@ -78,4 +82,9 @@ struct ArgumentParser {
         }
         return parsed
     }
+}
+
+extension Character {
+    /// 0 to 9 (an optional number's value is nothing else).
+    fileprivate var isASCIIDigitLike: Bool { ("0"..."9").contains(self) }
 }

@@ -7,6 +7,9 @@ struct CommandSpec: Sendable {
         let value: String?
         let help: String
         var repeatable = false
+        /// The value may be left out (`--wait [SECONDS]`): then only a number that follows is
+        /// taken as it, and the option reads as a flag otherwise.
+        var optionalNumber = false
     }
 
     /// `["host", "add"]`

@@ -16,7 +16,7 @@ public enum ExitStatus {
         switch code {
         case .notFound, .noCredential, .deleted, .noVault, .noRemote: notFound
         case .notYetSynced: notYetSynced
-        case .locked, .wrongKey, .accessDenied: locked
+        case .locked, .wrongKey, .accessDenied, .revoked: locked
         case .unavailable: unavailable
         case .invalidInput, .alreadyExists: dataError
         case .inUse, .conflict, .quarantined, .corrupt, .storage: failure

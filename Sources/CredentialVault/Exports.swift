@@ -11,3 +11,4 @@
 @_exported import enum Sodium.Base64
 @_exported import struct Replication.QuarantineEntry
 @_exported import struct Replication.CompactionPolicy
+@_exported import struct Membership.RecoveryKey

@@ -2,22 +2,27 @@ import FoundationEssentials
 import Replication
 import Sodium
 
-/// `remote.json` in the vault directory: which remote this vault syncs with, the remote vault
-/// id it is bound to, and the transport key.
+/// `remote.json` in the vault directory (docs/devices.md, "Local files"): which remote this vault
+/// syncs with, the vault id it is bound to, the remote format, the genesis hash pinned when this
+/// device joined, and the transport keys of every epoch it holds.
 ///
-/// The transport key seals what the remote stores; it is kept readable by the user (mode 0600)
-/// so sync runs while the vault is locked. Secret bodies stay sealed under the vault key, which
-/// never appears here.
+/// The transport keys seal what the remote stores; they are kept readable by the user (mode
+/// 0600) so sync runs while the vault is locked. Secret bodies stay sealed under the vault keys,
+/// which never appear here; with `device-keys`, a copy of this file writes config as this device
+/// only, never as another, never a secret and never a roster entry.
 struct RemoteBinding: Codable {
     static let fileName = "remote.json"
+    static let format = 2
 
     let kind: String
     let location: String
     let vaultID: String
-    let transportKey: String
-    /// BLAKE2b of the `vault.json` bound to: a remote whose keys were re-created (after a reset)
-    /// is noticed even when its vault id is the same.
-    let keysDigest: String
+    /// 2; absent in the bindings of format 1, which carried one shared transport key.
+    var format: Int? = nil
+    /// The hash of the roster's genesis (Base64): every object is signed for it.
+    var genesis: String? = nil
+    /// Epoch number → that epoch's transport key (Base64).
+    var transportKeys: [String: String]? = nil
     /// Set while a rebind's requeue (cursors reset, every record queued again) is not done yet:
     /// a crash in between finishes it at the next sync instead of leaving records unsent.
     var requeuePending: Bool? = nil
@@ -29,23 +34,22 @@ struct RemoteBinding: Codable {
     var conditionalWrites: Bool? = nil
 
     enum CodingKeys: String, CodingKey {
-        case kind, location, endpoint, region
+        case location, endpoint, region
         case pathStyle = "path_style"
         case conditionalWrites = "conditional_writes"
+        case kind, format, genesis
         case vaultID = "vault_id"
-        case transportKey = "transport_key"
-        case keysDigest = "keys_digest"
+        case transportKeys = "transport_keys"
         case requeuePending = "requeue_pending"
     }
 
-    static func digest(_ vaultJSON: [UInt8]) -> String { Base64.encode(GenericHash.hash(vaultJSON)) }
-
-    init(address: RemoteAddress, vaultID: String, transportKey: String, keysDigest: String, requeuePending: Bool? = nil, conditionalWrites: Bool = true) {
+    init(address: RemoteAddress, vaultID: String, genesis: [UInt8], transportKeys: [UInt32: SecretBytes], requeuePending: Bool? = nil, conditionalWrites: Bool = true) {
         kind = address.kind
         location = address.location
         self.vaultID = vaultID
-        self.transportKey = transportKey
-        self.keysDigest = keysDigest
+        format = Self.format
+        self.genesis = Base64.encode(genesis)
+        self.transportKeys = Dictionary(uniqueKeysWithValues: transportKeys.map { (String($0.key), $0.value.withUnsafeBytes { Base64.encode($0) }) })
         self.requeuePending = requeuePending
         if case .s3(let s3) = address {
             endpoint = s3.endpoint
@@ -67,14 +71,40 @@ struct RemoteBinding: Codable {
 
     func remote() throws -> any Remote { try address().open(conditionalWrites: conditionalWrites ?? true) }
 
-    func key() throws -> SecretBytes {
-        guard let bytes = Base64.decode(transportKey), bytes.count == SealedBox.keyCount else {
-            throw VaultError(.corrupt, "The vault's remote.json holds no usable transport key.")
+    /// The pinned genesis hash; a binding of format 1 is refused with the command that upgrades it.
+    func pinnedGenesis() throws -> [UInt8] {
+        guard format == Self.format else {
+            throw VaultError(.conflict, "This vault is bound to a remote of an older format (1).", hint: "Upgrade the remote with: credctl remote upgrade")
         }
-        return try SecretBytes(copying: bytes)
+        guard let genesis, let bytes = Base64.decode(genesis), bytes.count == 32 else {
+            throw VaultError(.corrupt, "The vault's remote.json holds no usable genesis hash.", hint: "Bind the remote again with credctl remote set.")
+        }
+        return bytes
     }
 
-    static func load(from directory: VaultDirectory) throws -> RemoteBinding? {
+    /// The transport key of every epoch this device holds.
+    func keys() throws -> [UInt32: SecretBytes] {
+        var keys: [UInt32: SecretBytes] = [:]
+        for (epoch, text) in transportKeys ?? [:] {
+            guard let number = UInt32(epoch), let bytes = Base64.decode(text), bytes.count == SealedBox.keyCount else {
+                throw VaultError(.corrupt, "The vault's remote.json holds an unusable transport key.")
+            }
+            keys[number] = try SecretBytes(copying: bytes)
+        }
+        guard !keys.isEmpty else { throw VaultError(.corrupt, "The vault's remote.json holds no transport key.") }
+        return keys
+    }
+
+    /// The binding with `keys` held as well.
+    func adding(_ keys: [UInt32: SecretBytes]) -> RemoteBinding {
+        var binding = self
+        var held = transportKeys ?? [:]
+        for (epoch, key) in keys { held[String(epoch)] = key.withUnsafeBytes { Base64.encode($0) } }
+        binding.transportKeys = held
+        return binding
+    }
+
+    static func load(from directory: VaultDirectory, fileName: String = fileName) throws -> RemoteBinding? {
         let path = directory.path + "/" + fileName
         guard VaultDirectory.exists(path) else { return nil }
         let contents = try SecretBytes.read(contentsOfFile: path, limit: 64 << 10)
@@ -85,10 +115,10 @@ struct RemoteBinding: Codable {
     }
 
     /// Writes the binding atomically with mode 0600 (temp file, fsync, rename).
-    func save(in directory: VaultDirectory) throws {
+    func save(in directory: VaultDirectory, fileName: String = fileName) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let bytes = Array(try encoder.encode(self)) + [0x0a]
-        try AtomicFile.write(bytes, to: directory.path + "/" + Self.fileName)
+        try AtomicFile.write(bytes, to: directory.path + "/" + fileName)
     }
 }

@@ -1,110 +1,112 @@
 import ConfigTrack
 import FoundationEssentials
+import Membership
 import Replication
 import SecretTrack
 import Sodium
 
 extension Vault {
-    /// Binds this vault to a directory remote. The first device creates the remote (its
-    /// `vault.json` with this vault's keys wrapped under the sync passphrase, which needs the
-    /// vault unlocked); a device of the same vault binds to it with the sync passphrase.
-    /// A vault binding to a remote that another vault created joins that vault (needs it
-    /// unlocked): it takes the remote's vault id and key, its syncable secrets are sealed again
-    /// under that key, and all its records are sent like any other change — new versions that
-    /// never overwrite newer remote records. Returns true when this call created the remote.
+    /// `setRemote` for a directory remote.
+    @discardableResult
+    public func setRemote(directory remotePath: String, join: JoinCredentials = JoinCredentials(), merge: Bool = false) throws(VaultError) -> BindOutcome {
+        try setRemote(.directory(VaultDirectory(path: remotePath).path), join: join, merge: merge)
+    }
+
+    /// Binds this vault to a remote (a directory, an S3 bucket), of format 2 (docs/devices.md).
     ///
-    /// `merge` rebinds explicitly after the remote was reset (its `vault.json` is gone): the keys
-    /// are published again, cursors reset, and every surviving local record queued again, so the
-    /// remote receives this device's whole state; sync then resumes.
+    /// With no vault on the remote, this device creates one: a roster whose genesis makes it the
+    /// first member, epoch 1 boxed to it and to a new recovery key (returned, to be shown once).
+    /// With a vault there, this device binds if it is a member, and otherwise joins: with the
+    /// recovery key at once, or by writing a join request a member approves — then binding again
+    /// with the confirmation code finishes the join. A vault that joins another vault takes its
+    /// id and key (its secrets sealed again under it) and sends all its records with the next sync.
+    /// Needs the vault unlocked, except to bind again as a member.
+    ///
+    /// `merge` rebinds explicitly after the remote was reset or moved: cursors reset and every
+    /// surviving local record is queued again, so the remote receives this device's whole state.
     @discardableResult
-    public func setRemote(directory remotePath: String, syncPassphrase: SecretBytes, kdf: KDFParameters = .recommended(),
-                          merge: Bool = false) throws(VaultError) -> Bool {
-        try setRemote(.directory(VaultDirectory(path: remotePath).path), syncPassphrase: syncPassphrase, kdf: kdf, merge: merge)
-    }
-
-    /// `setRemote` for any kind of remote (a directory, an S3 bucket).
-    @discardableResult
-    public func setRemote(_ address: RemoteAddress, syncPassphrase: SecretBytes, kdf: KDFParameters = .recommended(),
-                          merge: Bool = false) throws(VaultError) -> Bool {
+    public func setRemote(_ address: RemoteAddress, join: JoinCredentials = JoinCredentials(), merge: Bool = false) throws(VaultError) -> BindOutcome {
         // Under the lock sync holds: no sync runs between the key change and the new binding.
-        try VaultError.wrapping { try directory.withExclusiveLock { try setRemoteLocked(address, syncPassphrase: syncPassphrase, kdf: kdf, merge: merge) } }
+        try VaultError.wrapping { try directory.withExclusiveLock { try setRemoteLocked(address, join: join, merge: merge) } }
     }
 
-    private func setRemoteLocked(_ address: RemoteAddress, syncPassphrase: SecretBytes, kdf: KDFParameters, merge: Bool) throws -> Bool {
+    private func setRemoteLocked(_ address: RemoteAddress, join: JoinCredentials, merge: Bool) throws -> BindOutcome {
         try VaultError.wrapping {
             let previous = try RemoteBinding.load(from: directory)
-            let location = address.location
             let conditionalWrites = try address.prepare()
             let remote = try address.open(conditionalWrites: conditionalWrites)
-            var existing = try remote.get(RemoteVaultKeys.objectName)
-            // A bound vault whose remote lost its keys (reset) or moved is rebound only on request.
-            let changed = try previous != nil && (existing == nil || previous?.address() != address)
-            if changed && !merge { throw Self.rebindNeeded(address.description) }
-            var created = false
-            if existing == nil {
-                let keys = RemoteVaultKeys(vaultID: vaultID, vaultKey: try secrets.vaultKeyForPublishing(), transportKey: try .random(count: SealedBox.keyCount))
-                if try remote.createOnly(RemoteVaultKeys.objectName, bytes: try keys.encoded(passphrase: syncPassphrase, kdf: kdf)) == .created { created = true }
-                existing = try remote.get(RemoteVaultKeys.objectName)
+            let document = try Self.document(on: remote)
+            if let previous, previous.format == RemoteBinding.format {
+                let unchanged = try document?.genesis == previous.pinnedGenesis() && previous.address() == address
+                if unchanged { return .bound }
+                if !merge { throw Self.rebindNeeded(address.description) }
             }
-            let keys = try Self.openRemoteKeys(existing ?? [], syncPassphrase: syncPassphrase)
-            // The remote holds another vault: this one joins it, bringing its records along —
-            // at once for a vault that never synced, only on request for one whose remote was
-            // replaced under it.
-            let adopting = keys.vaultID != vaultID
-            if adopting && previous != nil && !merge { throw Self.rebindNeeded(address.description) }
-            if adopting {
-                guard secrets.isUnlocked else {
-                    throw VaultError(.locked, "Binding to the remote of another vault seals this vault's secrets again under that vault's key, which needs the vault unlocked.",
-                                     hint: "Unlock it with its passphrase or key file.")
-                }
-                try secrets.adoptVault(id: keys.vaultID, vaultKey: keys.vaultKey)
+            // Bound before (to a remote since reset or moved, or of format 1): everything is sent again.
+            let requeue = previous != nil
+            guard let document else {
+                let (binding, recoveryKey) = try createRemote(address, remote: remote, name: join.name, conditionalWrites: conditionalWrites, requeue: requeue)
+                if requeue { try finishRebind(binding, remote: remote) }
+                return .created(recoveryKey: recoveryKey)
             }
-            let transportKey = keys.transportKey.withUnsafeBytes { Base64.encode($0) }
-            let rebinding = adopting || changed || (previous != nil && previous?.keysDigest != RemoteBinding.digest(existing ?? []))
-            if rebinding && !adopting && !merge { throw Self.rebindNeeded(address.description) }
-            let binding = RemoteBinding(address: address, vaultID: keys.vaultID, transportKey: transportKey, keysDigest: RemoteBinding.digest(existing ?? []),
-                                        requeuePending: rebinding ? true : nil, conditionalWrites: conditionalWrites)
-            try binding.save(in: directory)
-            // Secrets stored before the remote was bound become syncable now (and on every unlock).
-            if secrets.isUnlocked { try secrets.migrateDeviceOnlyItems() }
-            if rebinding { try finishRebind(binding, remote: remote) }
-            return created
+            let outcome = try joinRemote(address, remote: remote, document: document, join: join, conditionalWrites: conditionalWrites, requeue: requeue)
+            if case .joined = outcome, let binding = try RemoteBinding.load(from: directory), binding.requeuePending == true {
+                try finishRebind(binding, remote: remote)
+            }
+            return outcome
         }
     }
 
-    /// Creates a new vault on this device that joins the vault at `remotePath`: it adopts the
-    /// remote's vault id and vault key (unwrapped with the sync passphrase) and binds to it.
-    public static func join(at path: String, remoteDirectory remotePath: String, syncPassphrase: SecretBytes, key: UnlockKey,
-                            kdf: KDFParameters = .recommended(), backend: SecretBackend = .sqlite) throws(VaultError) -> Vault {
-        try join(at: path, remote: .directory(VaultDirectory(path: remotePath).path), syncPassphrase: syncPassphrase, key: key, kdf: kdf, backend: backend)
-    }
-
-    /// `join` for any kind of remote.
-    public static func join(at path: String, remote address: RemoteAddress, syncPassphrase: SecretBytes, key: UnlockKey,
-                            kdf: KDFParameters = .recommended(), backend: SecretBackend = .sqlite) throws(VaultError) -> Vault {
-        try join(at: path, remote: address, syncPassphrase: syncPassphrase, key: key, kdf: kdf, backend: backend, deviceID: nil)
-    }
-
-    /// `join` with this device's id chosen by the caller (see `create(at:key:kdf:backend:deviceID:)`).
-    static func join(at path: String, remote address: RemoteAddress, syncPassphrase: SecretBytes, key: UnlockKey,
-                     kdf: KDFParameters, backend: SecretBackend, deviceID: String?) throws(VaultError) -> Vault {
-        let directory = VaultDirectory(path: path)
-        return try VaultError.wrapping {
-            // Joining never creates a directory; a bucket is probed (credentials, create-only writes).
-            var conditionalWrites = true
-            if case .s3 = address { conditionalWrites = try address.prepare() }
-            let remote = try address.open(conditionalWrites: conditionalWrites)
-            guard let bytes = try remote.get(RemoteVaultKeys.objectName) else {
-                throw VaultError(.notFound, "There is no vault to join at \(address.description) (no vault.json).",
-                                 hint: "Create it from the first device with credctl remote set \(address.location).")
-            }
-            let keys = try openRemoteKeys(bytes, syncPassphrase: syncPassphrase)
-            try directory.prepare()
-            let vault = try directory.withExclusiveLock { try createLocked(directory, key: key, kdf: kdf, backend: backend, adopting: keys, deviceID: deviceID) }
-            try RemoteBinding(address: address, vaultID: keys.vaultID, transportKey: keys.transportKey.withUnsafeBytes { Base64.encode($0) },
-                              keysDigest: RemoteBinding.digest(bytes), conditionalWrites: conditionalWrites).save(in: directory)
-            return vault
+    /// `vault.json` on `remote`, or nil when there is none; a remote of format 1 is refused with
+    /// the command that upgrades it.
+    static func document(on remote: any Remote) throws -> VaultDocument? {
+        guard let bytes = try remote.get(VaultDocument.objectName) else { return nil }
+        do {
+            return try VaultDocument.decode(bytes)
+        } catch let error as ReplicationError where error.code == .unsupportedFormat {
+            throw VaultError(.conflict, error.message, hint: "Upgrade it from a device that synced with it: credctl remote upgrade")
         }
+    }
+
+    /// A new vault on `remote` with this device its first member: the genesis first, then
+    /// `vault.json` naming it (a crash between leaves a genesis of this device's, which the next
+    /// try replaces: no other device can have joined a remote with no `vault.json`).
+    private func createRemote(_ address: RemoteAddress, remote: any Remote, name: String?, conditionalWrites: Bool,
+                              requeue: Bool) throws -> (RemoteBinding, RecoveryKey) {
+        guard secrets.isUnlocked else {
+            throw VaultError(.locked, "Creating a remote boxes the vault key to this device and the recovery key, which needs the vault unlocked.",
+                             hint: "Unlock it with its passphrase or key file.")
+        }
+        let keys = try deviceKeys()
+        let deviceKey = try secrets.deviceKey()
+        let recoveryKey = try RecoveryKey.generate()
+        let authority = try recoveryKey.authority()
+        let epoch = EpochKeys(epoch: 1, transport: try .random(count: SealedBox.keyCount), vault: try secrets.vaultKeyForPublishing())
+        let boxes = try epoch.boxes(to: [.init(id: EpochKeyBoxes.recoveryRecipient, syncBox: authority.box.publicKey, vaultBox: authority.box.publicKey),
+                                         .init(id: deviceID, syncBox: keys.syncBox.publicKey, vaultBox: keys.vaultBoxPublicKey)])
+        let sealedName = try DeviceName.seal(name ?? Self.defaultDeviceName, id: deviceID, transportKey: epoch.transport)
+        let genesis = RosterObjects.genesis(vaultID: vaultID, creator: keys.publicKeys(sealedName: sealedName),
+                                            authority: .init(signing: authority.signing.publicKey, box: authority.box.publicKey),
+                                            keys: boxes, rosterKey: try keys.rosterKey(deviceKey: deviceKey))
+        let first = RosterEntry.objectName(0)
+        if let leftover = try remote.get(first), leftover != genesis {
+            guard case .genesis(_, let creator, _, _)? = try? RosterObjects.entry(of: leftover).change, creator.id == deviceID else {
+                throw VaultError(.conflict, "Another device is creating a vault on \(address.description) right now.", hint: "Wait a moment, then bind again.")
+            }
+            try remote.delete(first)
+        }
+        if try remote.createOnly(first, bytes: genesis) != .created && remote.get(first) != genesis {
+            throw VaultError(.conflict, "Another device is creating a vault on \(address.description) right now.", hint: "Wait a moment, then bind again.")
+        }
+        let hash = RosterEntry.hash(ofObject: genesis)
+        Failpoint.hit("remote-set.after-genesis")
+        _ = try remote.createOnly(VaultDocument.objectName, bytes: VaultDocument(vaultID: vaultID, genesis: hash).encoded)
+        try RosterCache.save([genesis], in: directory)
+        let binding = RemoteBinding(address: address, vaultID: vaultID, genesis: hash, transportKeys: [1: epoch.transport],
+                                    requeuePending: requeue ? true : nil, conditionalWrites: conditionalWrites)
+        try binding.save(in: directory)
+        // Secrets stored before the remote was bound become syncable now (and on every unlock).
+        try secrets.migrateDeviceOnlyItems()
+        return (binding, recoveryKey)
     }
 
     /// The second half of a rebind: cursors reset and every surviving record queued again, so
@@ -117,17 +119,9 @@ extension Vault {
         try done.save(in: directory)
     }
 
-    private static func rebindNeeded(_ location: String) -> VaultError {
+    static func rebindNeeded(_ location: String) -> VaultError {
         VaultError(.conflict, "This vault is bound to a remote that has since changed (reset, replaced or moved).",
                    hint: "Rebind explicitly with: credctl remote set \(location) --merge")
-    }
-
-    static func openRemoteKeys(_ bytes: [UInt8], syncPassphrase: SecretBytes) throws -> RemoteVaultKeys {
-        do {
-            return try RemoteVaultKeys.open(bytes, passphrase: syncPassphrase)
-        } catch let error as ReplicationError where error.code == .authenticationFailed {
-            throw VaultError(.wrongKey, "The sync passphrase does not open the remote's keys.", hint: "Use the sync passphrase chosen on the first device.")
-        }
     }
 
     /// Whether this vault syncs with a remote (new secrets are then syncable at once).

@@ -1,6 +1,7 @@
 import ConfigTrack
 import Dispatch
 import Glibc
+import Membership
 import Sodium
 import Replication
 import SecretTrack
@@ -38,13 +39,13 @@ extension Vault {
                 throw VaultError(.noRemote, "This vault has no remote to sync with.", hint: "Set one with: credctl remote set DIR")
             }
             let remote = replace(try binding.remote())
-            let transportKey = try binding.key()
+            let genesis = try binding.pinnedGenesis()
             // A rebind cut short before its requeue finishes here, before anything is sent.
             if binding.requeuePending == true { try finishRebind(binding, remote: remote) }
             var records = ZoneStatusRecord.load(from: directory)
             // Each device announces itself in the config zone the first time it syncs.
             try config.announceDevice()
-            let boundElsewhere = Self.bindingProblem(binding, remote, vaultID: vaultID)
+            let access = try zoneAccess(binding, remote, genesis: genesis)
             // The zones share nothing but the remote (each has its own database, journal and
             // cursors), so they run side by side: a join takes as long as the larger zone.
             let config = config, secrets = secrets
@@ -54,15 +55,14 @@ extension Vault {
                 let store = stores(zone == .config ? ConfigZone(store: config) : SecretZone(store: secrets))
                 var report: (@Sendable (ZoneSyncReport) -> Void)?
                 if let progress { report = { progress(zone, $0.receivedChanges, $0.sentChanges) } }
-                let outcome = Self.run(zone, store: store, remote: remote, transportKey: transportKey, compaction: compaction, progress: report,
-                                       blockedBy: boundElsewhere)
+                let outcome = Self.run(zone, store: store, remote: remote, access: access, compaction: compaction, progress: report)
                 results.withLock { $0[zone] = outcome }
             }
             let outcomes = results.withLock { finished in zones.compactMap { finished[$0] } }
             // Migrated secrets keep their device-only copy until the remote holds the new body.
-            if outcomes.contains(where: { $0.zone == .secrets && $0.state == .available }) {
+            if outcomes.contains(where: { $0.zone == .secrets && $0.state == .available }), case .success(let seal) = access {
                 do {
-                    try SecretZone(store: secrets).verifyMigrations(remote: remote, seal: TransportKeySeal(key: transportKey))
+                    try SecretZone(store: secrets).verifyMigrations(remote: remote, seal: seal)
                 } catch {
                     SyncLog.failure(zone: SyncZone.secrets.rawValue, stage: "verify-migrations", code: "unreadable")
                 }
@@ -98,37 +98,64 @@ extension Vault {
         }
     }
 
-    /// Why uploads must stop: the remote's `vault.json` no longer names the bound vault, or this
-    /// vault took another vault's id and key but its binding still names the old remote (a
-    /// `remote set` cut short) — sending then would put bodies under the wrong key there.
-    private static func bindingProblem(_ binding: RemoteBinding, _ remote: any Remote, vaultID: String) -> (ZoneOutcome.State, VaultError.Code?, String)? {
+    /// Why nothing may be read or sent, or the seal the zones read and write through: the
+    /// remote's `vault.json` must still name the bound vault and its genesis, the roster must
+    /// verify from that genesis, and this device must be one of its members.
+    private func zoneAccess(_ binding: RemoteBinding, _ remote: any Remote, genesis: [UInt8]) throws -> Result<SignedSeal, ZoneProblem> {
         guard binding.vaultID == vaultID else {
-            return (.needsAttention, nil, "this vault now belongs to vault \(vaultID), but its remote binding names \(binding.vaultID) (an interrupted remote set); run credctl remote set again with --merge")
+            return .failure(ZoneProblem(.needsAttention, nil, "this vault now belongs to vault \(vaultID), but its remote binding names \(binding.vaultID) (an interrupted remote set); run credctl remote set again with --merge"))
         }
         do {
-            guard let bytes = try remote.get(RemoteVaultKeys.objectName) else {
-                return (.needsAttention, nil, "the remote no longer holds this vault (vault.json is missing); it may have been reset")
+            guard let bytes = try remote.get(VaultDocument.objectName) else {
+                return .failure(ZoneProblem(.needsAttention, nil, "the remote no longer holds this vault (vault.json is missing); it may have been reset"))
             }
-            let id = try RemoteVaultKeys.vaultID(in: bytes)
-            guard id == binding.vaultID else { return (.needsAttention, nil, "the remote now holds another vault (\(id)); it was reset or replaced") }
-            guard RemoteBinding.digest(bytes) == binding.keysDigest else {
-                return (.needsAttention, nil, "the remote's keys were re-created (it was reset); rebind with credctl remote set --merge")
+            let document = try VaultDocument.decode(bytes)
+            guard document.vaultID == binding.vaultID else { return .failure(ZoneProblem(.needsAttention, nil, "the remote now holds another vault (\(document.vaultID)); it was reset or replaced")) }
+            guard document.genesis == genesis else {
+                return .failure(ZoneProblem(.needsAttention, nil, "the remote's roster starts from another genesis than the one this device joined (it was reset or replaced); rebind with credctl remote set --merge"))
             }
-            return nil
+            let roster = try verifiedRoster(remote: remote, genesis: genesis).state
+            if roster.revoked[deviceID] != nil {
+                throw VaultError(.revoked, "This device was revoked from the vault; it keeps its local data, and syncs no more.",
+                                 hint: "Join the vault again as a new device (credctl init --join with another --vault), if a member approves it.")
+            }
+            guard roster.members[deviceID] != nil else {
+                return .failure(ZoneProblem(.needsAttention, nil, "the remote's roster does not name this device as a member"))
+            }
+            return .success(try objectSeal(binding: binding, roster: roster))
         } catch let error as ReplicationError where error.code == .unreachable {
-            return (.localFallback, .unavailable, "remote unreachable: \(error.message)")
+            return .failure(ZoneProblem(.localFallback, .unavailable, "remote unreachable: \(error.message)"))
         } catch let error as ReplicationError where error.code == .accessDenied {
-            return (.localFallback, .accessDenied, error.message)
-        } catch {
-            return (.needsAttention, nil, "the remote's vault.json cannot be read: \(error)")
+            return .failure(ZoneProblem(.localFallback, .accessDenied, error.message))
+        } catch let error as MembershipError {
+            return .failure(ZoneProblem(.needsAttention, nil, error.message))
+        } catch let error as ReplicationError {
+            return .failure(ZoneProblem(.needsAttention, nil, "the remote's vault description cannot be read: \(error.message)"))
         }
     }
 
-    private static func run(_ zone: SyncZone, store: any ZoneStore, remote: any Remote, transportKey: SecretBytes, compaction: CompactionPolicy,
-                            progress: (@Sendable (ZoneSyncReport) -> Void)?, blockedBy problem: (ZoneOutcome.State, VaultError.Code?, String)?) -> ZoneOutcome {
-        if let (state, failure, reason) = problem { return ZoneOutcome(failed: zone, state, reason, failure: failure) }
+    /// Why a zone cannot run: its state, the failure to report, and the reason in words.
+    struct ZoneProblem: Error {
+        let state: ZoneOutcome.State
+        let failure: VaultError.Code?
+        let reason: String
+
+        init(_ state: ZoneOutcome.State, _ failure: VaultError.Code?, _ reason: String) {
+            self.state = state
+            self.failure = failure
+            self.reason = reason
+        }
+    }
+
+    private static func run(_ zone: SyncZone, store: any ZoneStore, remote: any Remote, access: Result<SignedSeal, ZoneProblem>, compaction: CompactionPolicy,
+                            progress: (@Sendable (ZoneSyncReport) -> Void)?) -> ZoneOutcome {
+        let seal: SignedSeal
+        switch access {
+        case .success(let granted): seal = granted
+        case .failure(let problem): return ZoneOutcome(failed: zone, problem.state, problem.reason, failure: problem.failure)
+        }
         do {
-            let report = try ZoneEngine(store: store, remote: remote, transportKey: transportKey, policy: compaction, progress: progress).run()
+            let report = try ZoneEngine(store: store, remote: remote, seal: seal, policy: compaction, progress: progress).run()
             if report.compactionProblem != nil { SyncLog.failure(zone: zone.rawValue, stage: "compact", code: "incomplete") }
             if report.foreignObjectsUnderOwnName > 0 {
                 return ZoneOutcome(zone: zone, state: .needsAttention,

@@ -41,6 +41,8 @@ public struct VaultError: Error, Equatable, CustomStringConvertible, Sendable {
         /// The remote refused this device's credentials or denied it access, or no credentials
         /// were given for it.
         case accessDenied
+        /// This device was revoked from its vault: it keeps its local data, and syncs no more.
+        case revoked
     }
 
     public let code: Code

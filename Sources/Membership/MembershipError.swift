@@ -13,6 +13,9 @@ public struct MembershipError: Error, Sendable, CustomStringConvertible {
         case epochKeys
         /// A join request that does not read, verify, or belong to this vault, or has expired.
         case joinRequest
+        /// The remote shows less of the roster than this device has already verified: entries were
+        /// removed or withheld.
+        case rosterRolledBack
     }
 
     public let code: Code

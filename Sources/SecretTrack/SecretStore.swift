@@ -108,6 +108,10 @@ public final class SecretStore: Sendable {
     /// Needs the store unlocked.
     public func vaultKeyForPublishing() throws -> SecretBytes { try unlockedKeys().vaultKey }
 
+    /// The device key, which seals this device's own locked keys (its roster and vault box keys).
+    /// Needs the store unlocked.
+    public func deviceKey() throws -> SecretBytes { try unlockedKeys().deviceKey }
+
     /// Forgets the keys; the guarded memory is wiped when the last reference goes.
     public func lock() { keys.withLock { $0 = nil } }
 

@@ -34,7 +34,7 @@ enum MigrationBenchmark {
         let directory = try TemporaryDirectory(prefix: "migrationbench-\(size)")
         let key = UnlockKey.keyFile(path: directory.path + "/vault.key")
         let vault = try Vault.create(at: directory.path + "/vault", key: key, kdf: .insecureForTesting())
-        try vault.setRemote(directory: directory.path + "/remote", syncPassphrase: try SecretBytes(copying: Array("bench".utf8)), kdf: .insecureForTesting())
+        try vault.setRemote(directory: directory.path + "/remote")
         for index in 0..<size {
             try vault.addHost(Host(label: "host-\(index)", hostname: "h\(index).example"), password: try SecretBytes(copying: Array("pw-\(index)".utf8)))
         }

@@ -24,11 +24,7 @@ struct SyncBenchmark {
         let base = directory.path
         let credctl = Self.siblingExecutable("credctl")
         guard access(credctl, X_OK) == 0 else { throw BenchError("Build credctl in release mode first (swift build -c release).") }
-        let passphraseFile = base + "/sync-passphrase"
-        let passphrase = Array("benchmark sync passphrase".utf8)
-        let fd = open(passphraseFile, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
-        _ = passphrase.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
+        let recoveryKeyFile = base + "/recovery-key"
 
         let buildStart = MonotonicClock.now()
         let first = try Vault.create(at: base + "/first", key: .keyFile(path: base + "/first.key"), kdf: .insecureForTesting())
@@ -43,10 +39,9 @@ struct SyncBenchmark {
             setenv("AWS_SECRET_ACCESS_KEY", server.secretKey, 1)
             environment += ["AWS_ACCESS_KEY_ID=\(SeaweedServer.accessKey)", "AWS_SECRET_ACCESS_KEY=\(server.secretKey)"]
             remoteArguments = [url, "--endpoint", server.endpoint, "--path-style"]
-            try first.setRemote(try RemoteAddress.parse(url, endpoint: server.endpoint, pathStyle: true),
-                                syncPassphrase: try SecretBytes(copying: passphrase), kdf: .insecureForTesting())
+            try Self.writeRecoveryKey(try first.setRemote(try RemoteAddress.parse(url, endpoint: server.endpoint, pathStyle: true)), to: recoveryKeyFile)
         } else {
-            try first.setRemote(directory: base + "/remote", syncPassphrase: try SecretBytes(copying: passphrase), kdf: .insecureForTesting())
+            try Self.writeRecoveryKey(try first.setRemote(directory: base + "/remote"), to: recoveryKeyFile)
         }
         var hosts: [Host] = []
         for index in 0..<size {
@@ -65,7 +60,7 @@ struct SyncBenchmark {
         let remoteObjects = try bucket?.usage().objects ?? Self.countFiles(base + "/remote")
 
         let join = try ChildRun.run([credctl, "--vault", base + "/second", "--key-file", base + "/second.key", "init", "--join"] + remoteArguments
-                                    + ["--sync-passphrase-file", passphraseFile], environment: environment)
+                                    + ["--recovery-key-file", recoveryKeyFile], environment: environment)
         guard join.status == 0 else { throw BenchError("credctl init --join failed (status \(join.status)).") }
 
         // One change at a time, several rounds: the median and the slowest say more than one run.
@@ -110,6 +105,15 @@ struct SyncBenchmark {
             count += entry.pointee.d_type == UInt8(DT_DIR) ? countFiles(path + "/" + name) : 1
         }
         return count
+    }
+
+    /// The new remote's recovery key, in a 0600 file the joining device reads.
+    static func writeRecoveryKey(_ outcome: BindOutcome, to path: String) throws {
+        guard case .created(let key) = outcome else { throw BenchError("the first device did not create the remote") }
+        let text = try key.printable()
+        let fd = open(path, O_CREAT | O_WRONLY | O_EXCL, 0o600)
+        defer { close(fd) }
+        guard fd >= 0, text.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == text.count else { throw BenchError("cannot write \(path)") }
     }
 }
 

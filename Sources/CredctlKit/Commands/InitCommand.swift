@@ -4,16 +4,17 @@ import Keyring
 struct InitCommand: Command {
     static let spec = CommandSpec(
         path: ["init"],
-        overview: "Create a new vault. It unlocks with a passphrase (asked on the terminal, or read with --passphrase-file) or with a key file (--key-file; created with mode 0600 if it does not exist). With --join, the new vault joins an existing remote: it adopts the vault's keys (unwrapped with the sync passphrase) and syncs once. With --keyring, it also unlocks through the desktop keyring on this device, so a desktop session needs no prompt; the passphrase or key file stays as the fallback. With --secret-backend keyring, the sealed secret bodies are kept as items of the desktop keyring instead of in secrets.sqlite (which keeps their metadata, versions and deletion markers); that vault then needs the desktop keyring to read or write a secret. The backend is chosen once, here.",
+        overview: "Create a new vault. It unlocks with a passphrase (asked on the terminal, or read with --passphrase-file) or with a key file (--key-file; created with mode 0600 if it does not exist). With --join, the new vault joins the vault on an existing remote: with --recovery-key-file it joins at once; otherwise it asks to be approved, prints a verification code and exits 75 until a device of the vault runs credctl device approve CODE (the same code) and the confirmation code that prints is given here (--confirm CODE, or typed on the terminal); run the same command again, or wait with --wait. Once joined it syncs once. With --keyring, it also unlocks through the desktop keyring on this device, so a desktop session needs no prompt; the passphrase or key file stays as the fallback. With --secret-backend keyring, the sealed secret bodies are kept as items of the desktop keyring instead of in secrets.sqlite (which keeps their metadata, versions and deletion markers); that vault then needs the desktop keyring to read or write a secret. The backend is chosen once, here.",
         usage: ["init [--keyring] [--secret-backend sqlite|keyring] [--passphrase-file FILE | --key-file FILE]",
-                "init --join DIR|s3://BUCKET/PREFIX [--endpoint URL] [--region REGION] [--path-style] [--allow-insecure-http] [--sync-passphrase-file FILE] [--keyring] [--secret-backend sqlite|keyring] [--passphrase-file FILE | --key-file FILE]"],
-        options: [.init(name: "--join", value: "REMOTE", help: "Join the vault whose remote is REMOTE: a directory, or s3://BUCKET/PREFIX with the S3 options."), SyncPassphrase.option] + RemoteOptions.options + [
+                "init --join DIR|s3://BUCKET/PREFIX [--endpoint URL] [--region REGION] [--path-style] [--allow-insecure-http] [--recovery-key-file FILE | --confirm CODE] [--wait [SECONDS]] [--name NAME] [--keyring] [--secret-backend sqlite|keyring] [--passphrase-file FILE | --key-file FILE]"],
+        options: [.init(name: "--join", value: "REMOTE", help: "Join the vault whose remote is REMOTE: a directory, or s3://BUCKET/PREFIX with the S3 options.")] + JoinOptions.options + RemoteOptions.options + [
                   .init(name: "--keyring", value: nil, help: "Also unlock through the desktop keyring on this device (the passphrase or key file stays as the fallback)."),
                   .init(name: "--secret-backend", value: "NAME", help: "Where sealed secret bodies are kept: sqlite (the default; in secrets.sqlite) or keyring (items of the desktop keyring).")],
         positionals: 0...0,
         examples: ["credctl init", "credctl init --vault /srv/vault --key-file /etc/credctl/key",
                    "credctl init --keyring --secret-backend keyring",
-                   "credctl init --join ~/Sync/credctl --sync-passphrase-file ~/.config/credctl/sync --key-file ~/.config/credctl/key"])
+                   "credctl init --join ~/Sync/credctl --key-file ~/.config/credctl/key --wait",
+                   "credctl init --join ~/Sync/credctl --recovery-key-file ~/recovery-key.txt"])
 
     let parsed: ParsedCommand
     let backend: SecretBackend
@@ -26,8 +27,8 @@ struct InitCommand: Command {
             throw UsageError("--secret-backend takes sqlite or keyring, not '\(name)'.", command: Self.spec)
         }
         self.backend = backend
-        if parsed.value(SyncPassphrase.option.name) != nil && parsed.value("--join") == nil {
-            throw UsageError("--sync-passphrase-file goes with --join (or with remote set).", command: Self.spec)
+        if parsed.value("--join") == nil, let stray = JoinOptions.options.first(where: { parsed.value($0.name) != nil || parsed.flag($0.name) }) {
+            throw UsageError("\(stray.name) goes with --join (or with remote set).", command: Self.spec)
         }
         if parsed.value("--join") == nil && (parsed.value("--endpoint") != nil || parsed.value("--region") != nil || parsed.flag("--path-style")
                                              || parsed.flag("--allow-insecure-http")) {
@@ -38,7 +39,7 @@ struct InitCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        let syncPassphrase = parsed.value("--join") != nil ? try SyncPassphrase.read(parsed, choosing: false) : nil
+        let join = try JoinOptions.credentials(parsed, joining: true)
         // The keyring is checked before anything is created, so a refusal leaves nothing behind.
         if parsed.flag("--keyring") || backend == .keyring, case let status = Keyring.status(), status != .available {
             let hint = parsed.flag("--keyring") ? "Create the vault without --keyring; add it later with: credctl unlock-method set keyring"
@@ -53,8 +54,10 @@ struct InitCommand: Command {
             Output.err("credctl: warning: CREDCTL_INSECURE_FAST_KDF=1: this vault's passphrase is stretched with test-suite parameters and is easy to guess.\n")
         }
         let vault: Vault
-        if let remote = parsed.value("--join"), let address = self.remote, let syncPassphrase {
-            vault = try Vault.join(at: context.vaultPath, remote: address, syncPassphrase: syncPassphrase, key: key, kdf: kdf, backend: backend)
+        if let remote = parsed.value("--join"), let address = self.remote {
+            let started = try Vault.join(at: context.vaultPath, remote: address, join: join, key: key, kdf: kdf, backend: backend)
+            vault = started.vault
+            _ = try JoinOptions.complete(parsed, started.outcome, retry: { try vault.setRemote(address, join: $0) }, join: join, place: remote)
             Output.out("Joined the vault in \(remote) as device \(vault.deviceID) (\(vault.directory.path)).\n")
             let progress = SyncProgress(context: context, verb: "first sync", showsSent: false)
             let outcomes = try vault.sync { progress.update($0, received: $1, sent: $2) }

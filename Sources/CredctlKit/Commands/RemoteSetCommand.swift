@@ -1,15 +1,16 @@
 import CredentialVault
+import Glibc
 
 struct RemoteSetCommand: Command {
     static let spec = CommandSpec(
         path: ["remote", "set"],
-        overview: "Bind the vault to a remote: a directory (a Syncthing or Nextcloud folder, a network mount) or an S3-compatible bucket (s3://BUCKET/PREFIX with --endpoint, --region, --path-style; credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or ~/.aws/credentials, never from the command line). The first device creates the remote and chooses the sync passphrase; other devices join with credctl init --join. A vault that already has records and binds to the remote of another vault joins that vault: it takes its id and key, and its records and secrets are merged in with the next sync. The remote only ever holds sealed objects.",
-        usage: ["remote set DIR [--sync-passphrase-file FILE] [--merge]",
-                "remote set s3://BUCKET/PREFIX [--endpoint URL] [--region REGION] [--path-style] [--allow-insecure-http] [--sync-passphrase-file FILE] [--merge]"],
-        options: RemoteOptions.options + [SyncPassphrase.option,
-                  .init(name: "--merge", value: nil, help: "Rebind after the remote was reset or moved: publish the keys again if needed, refetch everything, and send all of this device's records again.")],
+        overview: "Bind the vault to a remote: a directory (a Syncthing or Nextcloud folder, a network mount) or an S3-compatible bucket (s3://BUCKET/PREFIX with --endpoint, --region, --path-style; credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or ~/.aws/credentials, never from the command line). The first device creates the remote: the vault's roster starts with it, and a recovery key is shown once (or written to --recovery-key-file). Other devices join with credctl init --join, approved by a member or with the recovery key. A vault that already has records and binds to the remote of another vault joins that vault the same way: it takes its id and key, and its records and secrets are merged in with the next sync. The remote only ever holds sealed, signed objects; nothing on it is wrapped under a passphrase.",
+        usage: ["remote set DIR [--recovery-key-file FILE] [--name NAME] [--confirm CODE] [--wait [SECONDS]] [--merge]",
+                "remote set s3://BUCKET/PREFIX [--endpoint URL] [--region REGION] [--path-style] [--allow-insecure-http] [--recovery-key-file FILE] [--name NAME] [--merge]"],
+        options: RemoteOptions.options + JoinOptions.options + [
+                  .init(name: "--merge", value: nil, help: "Rebind after the remote was reset or moved: create or join the vault there, refetch everything, and send all of this device's records again.")],
         positionals: 1...1,
-        examples: ["credctl remote set ~/Sync/credctl", "credctl remote set /mnt/share/vault --sync-passphrase-file ~/.config/credctl/sync",
+        examples: ["credctl remote set ~/Sync/credctl", "credctl remote set /mnt/share/vault --recovery-key-file ~/recovery-key.txt",
                    "credctl remote set ~/Sync/credctl --merge",
                    "AWS_PROFILE=backup credctl remote set s3://team-vault/alice --endpoint http://nas.local:8333 --path-style"])
 
@@ -23,17 +24,25 @@ struct RemoteSetCommand: Command {
 
     func run(_ context: Context) throws {
         let vault = try context.openVault()
-        let passphrase = try SyncPassphrase.read(parsed, choosing: true)
-        // Creating the remote publishes the vault key (wrapped), so it needs the vault unlocked.
+        // Creating or joining a remote boxes keys to and from this device's own: the vault unlocked.
         try context.unlock(vault)
         let ownVault = vault.vaultID
-        let created = try vault.setRemote(address, syncPassphrase: passphrase, kdf: context.kdf, merge: parsed.flag("--merge"))
         let place = address.description
-        if created {
+        // The recovery key file is read to join a vault there, and is where a new remote's key goes.
+        let joining = try Vault.remoteHoldsVault(address)
+        if !joining, let file = parsed.value(RecoveryKeyFile.option.name), access(file, F_OK) == 0 {
+            throw CLIError.input("\(file) exists; a new remote's recovery key goes to a new file, never over another.", hint: "Choose another --recovery-key-file.")
+        }
+        let join = try JoinOptions.credentials(parsed, joining: joining)
+        let bind = { (join: JoinCredentials) in try vault.setRemote(self.address, join: join, merge: self.parsed.flag("--merge")) }
+        let outcome = try JoinOptions.complete(parsed, try bind(join), retry: bind, join: join, place: parsed.positionals[0])
+        switch outcome {
+        case .created(let recoveryKey):
             Output.out("Created the remote in \(place); other devices join with: credctl init --join \(parsed.positionals[0])\n")
-        } else if vault.vaultID != ownVault {
+            try RecoveryKeyFile.deliver(recoveryKey, to: parsed.value(RecoveryKeyFile.option.name))
+        case .joined where vault.vaultID != ownVault:
             Output.out("Joined the vault \(vault.vaultID) in \(place); this vault's records and secrets go to it with the next sync.\n")
-        } else {
+        default:
             Output.out("Bound to the remote in \(place).\n")
         }
     }

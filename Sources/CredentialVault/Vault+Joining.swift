@@ -1,0 +1,121 @@
+import FoundationEssentials
+import Membership
+import Replication
+import Sodium
+
+/// How a device becomes a member of the vault on a remote (docs/devices.md, "Joining by
+/// approval", and joining by recovery key).
+extension Vault {
+    func joinRemote(_ address: RemoteAddress, remote: any Remote, document: VaultDocument, join: JoinCredentials, conditionalWrites: Bool,
+                    requeue: Bool) throws -> BindOutcome {
+        guard secrets.isUnlocked else {
+            throw VaultError(.locked, "Joining a vault opens its keys with this device's own, which needs the vault unlocked.", hint: "Unlock it with its passphrase or key file.")
+        }
+        let keys = try deviceKeys()
+        let deviceKey = try secrets.deviceKey()
+        let roster = try RosterReader.read(from: remote, pinned: document.genesis, known: [])
+        let finish = { (state: RosterState, objects: [[UInt8]], epoch: EpochKeys) in
+            try self.finishJoin(address, document: document, objects: objects, epoch: epoch, conditionalWrites: conditionalWrites, requeue: requeue)
+        }
+        if roster.state.revoked[deviceID] != nil {
+            throw VaultError(.revoked, "This device was revoked from the vault on \(address.description).", hint: "Join it again as a new device: credctl init --join with another --vault.")
+        }
+        // Already a member (the remote moved, or this binding was lost): bound again once the
+        // vault key boxed to it is this vault's own — which only a real member could have boxed.
+        // (A device approved but not confirmed yet is a member too, of a vault that is not yet its own.)
+        if let member = roster.state.members[deviceID], member.signing == keys.signing.publicKey, document.vaultID == vaultID {
+            let epoch = try Self.currentEpochKeys(in: roster.objects, roster: roster.state, recipient: deviceID, syncBox: keys.syncBox,
+                                                  vaultBox: try keys.vaultBox(deviceKey: deviceKey))
+            let ownKey = try secrets.vaultKeyForPublishing()
+            guard epoch.epoch > 1 || epoch.vault == ownKey else {
+                throw VaultError(.conflict, "The remote names this device as a member of a vault whose keys are not this vault's.", hint: "Bind to the remote this vault was created on.")
+            }
+            return try finish(roster.state, roster.objects, epoch)
+        }
+        if let recoveryKey = join.recoveryKey {
+            return try joinWithRecoveryKey(recoveryKey, remote: remote, roster: roster, keys: keys, name: join.name, finish: finish)
+        }
+        return try joinByApproval(address, remote: remote, document: document, roster: roster, keys: keys, deviceKey: deviceKey, join: join,
+                                  conditionalWrites: conditionalWrites, finish: finish)
+    }
+
+    /// The recovery key derives the recovery authority: it must be the one the roster names now
+    /// (which authenticates the vault), it opens the current epoch, and it signs this device's `add`.
+    private func joinWithRecoveryKey(_ recoveryKey: RecoveryKey, remote: any Remote, roster read: (state: RosterState, objects: [[UInt8]]), keys: DeviceKeys,
+                                     name: String?, finish: (RosterState, [[UInt8]], EpochKeys) throws -> BindOutcome) throws -> BindOutcome {
+        let authority = try recoveryKey.authority()
+        var (state, objects) = read
+        guard state.authority == RosterChange.Authority(signing: authority.signing.publicKey, box: authority.box.publicKey) else {
+            throw VaultError(.wrongKey, "This recovery key is not the one of the vault on this remote (or it was replaced).",
+                             hint: "Use the newest recovery key this vault showed, or ask a member device to approve this one.")
+        }
+        for _ in 0..<8 {
+            let epoch = try Self.currentEpochKeys(in: objects, roster: state, recipient: EpochKeyBoxes.recoveryRecipient, syncBox: authority.box, vaultBox: authority.box)
+            let device = keys.publicKeys(sealedName: try DeviceName.seal(name ?? Self.defaultDeviceName, id: deviceID, transportKey: epoch.transport))
+            let boxes = try epoch.boxes(to: [.init(id: deviceID, syncBox: keys.syncBox.publicKey, vaultBox: keys.vaultBoxPublicKey)])
+            let object = RosterObjects.next(.add(device: device, request: [UInt8](repeating: 0, count: SignedFrame.hashCount), keys: boxes),
+                                            after: state, signer: EpochKeyBoxes.recoveryRecipient, key: authority.signing)
+            if let next = try Self.append(object, to: state, remote: remote) {
+                return try finish(next, objects + [object], epoch)
+            }
+            // Another device appended first: again on the roster that holds.
+            (state, objects) = try RosterReader.read(from: remote, pinned: state.genesis, known: objects)
+        }
+        throw VaultError(.conflict, "The roster kept changing while this device tried to join.", hint: "Try again.")
+    }
+
+    private func joinByApproval(_ address: RemoteAddress, remote: any Remote, document: VaultDocument, roster: (state: RosterState, objects: [[UInt8]]),
+                                keys: DeviceKeys, deviceKey: SecretBytes, join: JoinCredentials, conditionalWrites: Bool,
+                                finish: (RosterState, [[UInt8]], EpochKeys) throws -> BindOutcome) throws -> BindOutcome {
+        let requestName = JoinRequest.objectName(deviceID)
+        // Approved: the `add` naming this device's own keys is trusted only with the code the
+        // approving member showed, which covers the genesis and that entry.
+        for object in roster.objects {
+            guard case .add(let device, _, _) = try RosterObjects.entry(of: object).change, device.id == deviceID, device.signing == keys.signing.publicKey else { continue }
+            guard let typed = join.confirmation else { return .awaitingConfirmation }
+            guard JoinCode.matches(typed, JoinCode.confirmation(genesis: document.genesis, addEntry: RosterEntry.hash(ofObject: object))) else {
+                throw VaultError(.wrongKey, "The confirmation code does not match the approval on the remote.",
+                                 hint: "Type the code credctl device approve printed on the approving device. If no device of yours approved this one, do not use this remote.")
+            }
+            let epoch = try Self.currentEpochKeys(in: roster.objects, roster: roster.state, recipient: deviceID, syncBox: keys.syncBox,
+                                                  vaultBox: try keys.vaultBox(deviceKey: deviceKey))
+            try? remote.delete(requestName)
+            return try finish(roster.state, roster.objects, epoch)
+        }
+        let now = UInt64(HybridLogicalClock.wallMilliseconds() / 1_000)
+        let pending = RemoteBinding(address: address, vaultID: document.vaultID, genesis: document.genesis, transportKeys: [:], conditionalWrites: conditionalWrites)
+        if let bytes = try remote.get(requestName) {
+            if let request = try? JoinRequest.read(bytes, objectName: requestName, vaultID: document.vaultID, genesis: document.genesis, now: now),
+               request.device.signing == keys.signing.publicKey {
+                try PendingJoin.save(pending, in: directory)
+                return .awaitingApproval(code: request.verificationCode)
+            }
+            // Expired, or left by an earlier try with other keys: replaced.
+            try remote.delete(requestName)
+        }
+        let object = try JoinRequest.object(keys: keys, name: join.name ?? Self.defaultDeviceName, members: roster.state.members.mapValues(\.syncBox),
+                                            vaultID: document.vaultID, genesis: document.genesis, now: now)
+        _ = try remote.createOnly(requestName, bytes: object)
+        try PendingJoin.save(pending, in: directory)
+        let request = try JoinRequest.read(object, objectName: requestName, vaultID: document.vaultID, genesis: document.genesis, now: now)
+        return .awaitingApproval(code: request.verificationCode)
+    }
+
+    /// Binds to the vault joined: its id and key taken when they are not this vault's own, the
+    /// roster verified so far kept, and the join request forgotten.
+    private func finishJoin(_ address: RemoteAddress, document: VaultDocument, objects: [[UInt8]], epoch: EpochKeys, conditionalWrites: Bool,
+                            requeue: Bool) throws -> BindOutcome {
+        let adopting = document.vaultID != vaultID
+        if adopting {
+            guard let vaultKey = epoch.vault else { throw VaultError(.locked, "Joining a vault needs its vault key, which needs this vault unlocked.") }
+            try secrets.adoptVault(id: document.vaultID, vaultKey: vaultKey)
+        }
+        try RosterCache.save(objects, in: directory)
+        let binding = RemoteBinding(address: address, vaultID: document.vaultID, genesis: document.genesis, transportKeys: [epoch.epoch: epoch.transport],
+                                    requeuePending: requeue || adopting ? true : nil, conditionalWrites: conditionalWrites)
+        try binding.save(in: directory)
+        PendingJoin.remove(from: directory)
+        try secrets.migrateDeviceOnlyItems()
+        return .joined(adopted: adopting)
+    }
+}
