@@ -48,8 +48,8 @@ let package = Package(
         // Fixtures more than one test target starts (a real S3 server); never shipped.
         .target(name: "TestSupport", dependencies: ["S3", "Sodium"], path: "Tests/TestSupport"),
         .testTarget(name: "S3Tests", dependencies: ["S3", "Sodium", "Replication", "TestSupport"]),
-        .testTarget(name: "CredentialVaultTests", dependencies: ["CredentialVault", "ConfigTrack", "SecretTrack", "SQLite", "Replication", "TestSupport"]),
-        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium", "TestSupport", "Replication"]),
+        .testTarget(name: "CredentialVaultTests", dependencies: ["CredentialVault", "ConfigTrack", "SecretTrack", "SQLite", "Replication", "Membership", "TestSupport"]),
+        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium", "TestSupport", "Replication", "Membership"]),
     ]
 )
 

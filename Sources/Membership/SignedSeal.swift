@@ -12,7 +12,7 @@ public struct SignedSeal: ObjectSeal {
     /// The roster as this device has verified it: who may write, with which keys.
     let roster: RosterState
     /// This device: its id and signing key.
-    let writerID: String
+    public let writerID: String
     let signing: SigningKeyPair
     /// The transport keys of every epoch this device holds; it writes under the newest.
     let transportKeys: [UInt32: SecretBytes]
@@ -23,6 +23,12 @@ public struct SignedSeal: ObjectSeal {
         self.writerID = writerID
         self.signing = signing
         self.transportKeys = transportKeys
+    }
+
+    /// The same seal signing as `writer` with `key`: what a forger who is not that device writes
+    /// (tests of what readers refuse).
+    package func impersonating(_ writer: String, with key: SigningKeyPair) -> SignedSeal {
+        SignedSeal(vaultID: vaultID, roster: roster, writerID: writer, signing: key, transportKeys: transportKeys)
     }
 
     private static let noPrevious = [UInt8](repeating: 0, count: SignedFrame.hashCount)

@@ -29,7 +29,9 @@ struct ConvergenceRun {
                                       : try .joining(name: name, id: flaky.uuid(), directory: directory, remoteRoot: remoteRoot, skewMilliseconds: skew))
         }
         var deleted: Set<String> = []  // "reference#incarnation" deleted anywhere
-        let hostile = HostileDevice(root: remoteRoot, generator: flaky, transportKey: try devices[0].transportKey(), honest: devices.map(\.vault.deviceID))
+        // A member of its own: joined as the others did, then never synced as an honest device.
+        let mallory = try VaultDevice.joining(name: "mallory", id: flaky.uuid(), directory: directory, remoteRoot: remoteRoot, skewMilliseconds: 0)
+        let hostile = HostileDevice(root: remoteRoot, generator: flaky, member: try mallory.seal(), honest: devices.map(\.vault.deviceID))
 
         for step in 0..<80 {
             if flaky.next(8) == 0 { try hostile.act() }

@@ -44,11 +44,16 @@ final class FlakyRemote: Remote {
            let bytes = try inner.get(victim) {
             _ = try? inner.createOnly(victim.replacingOccurrences(of: ".batch", with: ".sync-conflict-20261129-120000-DUP\(next(1000)).batch"), bytes: bytes)
         }
-        return names.filter { _ in next(4) != 0 }.shuffled(using: &generator)
+        return names.filter { Self.neverLate($0) || next(4) != 0 }.shuffled(using: &generator)
     }
 
-    /// `vault.json` is there before any device joins, so it is never late; anything else may be.
-    func get(_ name: String) throws -> [UInt8]? { name != RemoteVaultKeys.objectName && next(6) == 0 ? nil : try inner.get(name) }
+    /// `vault.json` is there before any device joins, so it is never late. Roster entries are
+    /// not late either: in a sync folder an entry a device has read stays in its folder for good,
+    /// which this shared directory cannot model per device — and a device refuses a remote that
+    /// shows it fewer entries than it has seen. Zone objects may be late.
+    private static func neverLate(_ name: String) -> Bool { name == "vault.json" || name.hasPrefix("roster/") }
+
+    func get(_ name: String) throws -> [UInt8]? { !Self.neverLate(name) && next(6) == 0 ? nil : try inner.get(name) }
     func delete(_ name: String) throws { try inner.delete(name) }
 
     func createOnly(_ name: String, bytes: [UInt8]) throws -> CreateOutcome { try inner.createOnly(name, bytes: bytes) }

@@ -26,7 +26,7 @@ extension HostileDevice {
         if generator.next(2) == 0 {
             for device in honest where generator.next(2) == 0 { cursors[device] = pick([Batch.maximumSequence, 0] + huge) }
             let published = PublishedCursors(zone: zone, device: ghost, number: number, writtenAt: time, cursors: cursors)
-            try write(directory.objectName(zone: zone), try CompactionCodec.seal(published, transportKey: transportKey))
+            try write(directory.objectName(zone: zone), try CompactionCodec.seal(published, with: seal(for: ghost)))
             return
         }
         if generator.next(3) == 0 { cursors[pick(honest)] = pick(huge) }
@@ -37,7 +37,7 @@ extension HostileDevice {
                 guard let envelope = try? BatchCodec.decode(try invalidHost(zone)) else { continue }
                 envelopes.append(envelope)
             }
-            let sealed = try CompactionCodec.sealPart(envelopes[...], zone: zone, device: ghost, number: number, part: index, transportKey: transportKey)
+            let sealed = try CompactionCodec.sealPart(envelopes[...], zone: zone, device: ghost, number: number, part: index, with: seal(for: ghost))
             let name = CompactionObjectName(device: ghost, number: number, kind: .snapshotPart(index)).objectName(zone: zone)
             switch generator.next(6) {
             case 0: break  // never arrives
@@ -48,7 +48,7 @@ extension HostileDevice {
             parts.append(SnapshotManifest.Part(count: count, digest: GenericHash.hash(sealed)))
         }
         let manifest = SnapshotManifest(zone: zone, device: ghost, number: number, createdAt: time, cursors: cursors, parts: parts)
-        try write(manifest.name.objectName(zone: zone), try CompactionCodec.seal(manifest, transportKey: transportKey))
+        try write(manifest.name.objectName(zone: zone), try CompactionCodec.seal(manifest, with: seal(for: ghost)))
     }
 
     /// Rows of a replica (its two stores) that came from this participant: stamped by a forged writer,

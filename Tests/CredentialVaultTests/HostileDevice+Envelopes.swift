@@ -5,7 +5,8 @@ import Sodium
 @testable import SecretTrack
 @testable import Replication
 
-/// What the hostile participant seals: batches the transport key opens, holding envelopes with
+/// What the hostile participant seals: batches signed as a member (or as devices the roster
+/// does not know), holding envelopes with
 /// numbers out of every range, malformed framing, and records that break validation.
 extension HostileDevice {
     /// One envelope as its wire fields, written whatever they hold (`BatchCodec.encode` would
@@ -47,8 +48,8 @@ extension HostileDevice {
         writer.u64(inner ?? sequence)
         writer.u32(count ?? UInt32(envelopes.count))
         for envelope in envelopes { writer.data(envelope) }
-        return try SealedBox.seal(writer.bytes, key: transportKey, purpose: BatchCodec.purpose,
-                                  context: BatchCodec.context(zone: zone, device: device, sequence: sequence))
+        return try seal(for: device).seal(writer.bytes, name: Batch.objectName(zone: zone, device: device, sequence: sequence), purpose: BatchCodec.purpose,
+                                          context: BatchCodec.context(zone: zone, device: device, sequence: sequence))
     }
 
     /// A clock a version may carry without being refused: now, or just inside the year ahead
@@ -172,7 +173,7 @@ extension HostileDevice {
         var records: [String] = []
         for name in ((try? listed()) ?? []).filter({ $0.hasPrefix("zones/\(zone)/") }).prefix(6) {
             guard let parsed = BatchObjectName(name, zone: zone), honest.contains(parsed.device), let bytes = try? read(name),
-                  let opened = try? BatchCodec.open(bytes, zone: zone, device: parsed.device, sequence: parsed.sequence, transportKey: transportKey)
+                  let opened = try? BatchCodec.open(bytes, zone: zone, device: parsed.device, sequence: parsed.sequence, with: member)
             else { continue }
             records += opened.envelopes.map(\.recordName).filter { zone != "config" || $0.hasPrefix("host/") }
         }

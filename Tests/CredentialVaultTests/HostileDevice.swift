@@ -1,16 +1,18 @@
 import Foundation
+import Membership
 import Sodium
 @testable import Replication
 
-/// A participant of a convergence run that is not one of the devices compared: it holds a
-/// stolen copy of the transport key and writes straight into the remote's directory, as a peer
-/// of a sync folder can. Driven by the run's seeded generator, it serves what the design says
+/// A participant of a convergence run that is not one of the devices compared: a member of the
+/// roster gone bad (or the thief of a member's `remote.json` and `device-keys`), writing
+/// straight into the remote's directory, as a peer of a sync folder can. It signs as itself, and
+/// as devices the roster does not know (with keys of its own making). Driven by the run's seeded generator, it serves what the design says
 /// must stay inert — names and numbers out of range, replays of honest batches under other
 /// names, objects under device names no honest device uses (made-up ids and garbage), garbage
 /// conflict copies, records that break validation, and objects whose bytes change between reads.
 ///
-/// Without the roster's signatures a holder of the transport key could also write records that
-/// pass every rule; those are indistinguishable from honest ones, so it does not. Everything it
+/// A member could also write records that pass every rule; those are indistinguishable from
+/// honest ones until it is revoked, so it does not. Everything it
 /// forges is stamped by a `mallory…` writer or names a record id it made up, so a replica that
 /// holds any of it is caught (`forgeries(in:)`).
 final class HostileDevice {
@@ -19,7 +21,10 @@ final class HostileDevice {
 
     let root: String
     let generator: FlakyRemote
-    let transportKey: SecretBytes
+    /// Its own seal, as the member it is.
+    let member: SignedSeal
+    /// Signing keys of the devices it impersonates, which the roster does not know.
+    private var impostors: [String: SigningKeyPair] = [:]
     /// The honest devices' names: replays and rewrites aim at their objects; it never writes a
     /// batch those devices would take for their own next one.
     let honest: [String]
@@ -38,15 +43,23 @@ final class HostileDevice {
     private var listing: [String]?
     var recordNames: [String: [String]] = [:]
 
-    init(root: String, generator: FlakyRemote, transportKey: SecretBytes, honest: [String]) {
+    init(root: String, generator: FlakyRemote, member: SignedSeal, honest: [String]) {
         self.root = root
         self.generator = generator
-        self.transportKey = transportKey
+        self.member = member
         self.honest = honest
         // Names a device id is not, but a path component can be: every device directory is read.
         let odd = ["ghost device", "-rf", "%s%n%x", "💀", "名前", "a.sync-conflict-b", "cursors-1", "snap-1",
                    "00000000000000000001.batch", String(repeating: "g", count: 255), "$(reboot)", "late "]
-        ghosts = [Self.uuidText(generator), Self.uuidText(generator).uppercased(), odd[Int(generator.next(UInt64(odd.count)))]]
+        ghosts = [member.writerID, Self.uuidText(generator).uppercased(), odd[Int(generator.next(UInt64(odd.count)))]]
+    }
+
+    /// What it writes `device`'s objects with: its own seal for itself, a key of its own making
+    /// for any other name (objects no member signed: unknown signers, never stored).
+    func seal(for device: String) throws -> SignedSeal {
+        if device == member.writerID { return member }
+        if impostors[device] == nil { impostors[device] = try SigningKeyPair.generate() }
+        return member.impersonating(device, with: impostors[device]!)
     }
 
     /// One hostile move, chosen by the generator.
@@ -114,11 +127,11 @@ final class HostileDevice {
         default:
             // The old envelopes themselves, under a writer that is not theirs: merging them again
             // changes nothing, even for records deleted or edited since.
-            guard let opened = try? BatchCodec.open(bytes, zone: zone, device: parsed.device, sequence: parsed.sequence, transportKey: transportKey)
+            guard let opened = try? BatchCodec.open(bytes, zone: zone, device: parsed.device, sequence: parsed.sequence, with: member)
             else { return }
             let ghost = pick(ghosts)
             let sequence = takeSequence(zone, ghost)
-            let sealed = try BatchCodec.seal(Batch(zone: zone, device: ghost, sequence: sequence, envelopes: opened.envelopes), transportKey: transportKey)
+            let sealed = try BatchCodec.seal(Batch(zone: zone, device: ghost, sequence: sequence, envelopes: opened.envelopes), with: try seal(for: ghost))
             try write(generator.next(2) == 0 ? Batch.objectName(zone: zone, device: ghost, sequence: sequence)
                                              : copyName(Batch.objectName(zone: zone, device: ghost, sequence: sequence)), sealed)
             if generator.next(2) == 0 { try write(copyName(Batch.objectName(zone: zone, device: ghost, sequence: sequence)), sealed) }

@@ -9,7 +9,7 @@ final class InterruptedRemoteSetTests: VaultTestCase {
     func testAnInterruptedAdoptionStopsUploadsToTheOldRemote() throws {
         let vault = try makeVault()
         let remote = directory + "/remote"
-        try vault.setRemote(directory: remote, syncPassphrase: try secret("sync"), kdf: .insecureForTesting())
+        try vault.setRemote(directory: remote)
         try vault.addHost(Host(label: "web", hostname: "web.example"), password: try secret("pw"))
         // What the interrupted adoption leaves: the new id and key, the old binding.
         try vault.secrets.adoptVault(id: "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f", vaultKey: try .random(count: 32))
@@ -22,7 +22,7 @@ final class InterruptedRemoteSetTests: VaultTestCase {
     func testARequeueCutShortIsFinishedByTheNextSync() throws {
         let vault = try makeVault()
         let remote = directory + "/remote"
-        try vault.setRemote(directory: remote, syncPassphrase: try secret("sync"), kdf: .insecureForTesting())
+        guard case .created(let recoveryKey) = try vault.setRemote(directory: remote) else { return XCTFail("the remote existed") }
         try vault.addHost(Host(label: "web", hostname: "web.example"), password: try secret("pw"))
         _ = try vault.sync()
         // The remote loses its objects; a rebind saved its binding and died before requeueing.
@@ -35,8 +35,8 @@ final class InterruptedRemoteSetTests: VaultTestCase {
         XCTAssertEqual(outcomes.map(\.state), [.available, .available])
         XCTAssertGreaterThan(outcomes.map(\.sentChanges).reduce(0, +), 1, "every record sent again")
         XCTAssertFalse(try String(contentsOfFile: path, encoding: .utf8).contains("requeue_pending"))
-        let joined = try Vault.join(at: directory + "/second", remoteDirectory: remote, syncPassphrase: try secret("sync"),
-                                    key: .keyFile(path: directory + "/second.key"), kdf: .insecureForTesting())
+        let joined = try Vault.join(at: directory + "/second", remote: .directory(remote), join: JoinCredentials(recoveryKey: recoveryKey),
+                                    key: .keyFile(path: directory + "/second.key"), kdf: .insecureForTesting()).vault
         _ = try joined.sync()
         XCTAssertEqual(try joined.hosts().map(\.label), ["web"])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Membership
 import Replication
 import Sodium
 import SQLite
@@ -44,7 +45,8 @@ final class VaultDevice: Sendable {
     var config: ConfigStore { vault.config }
     var secrets: SecretStore { vault.secrets }
 
-    static let syncPassphrase = "convergence sync passphrase"
+    /// Where the first device leaves the recovery key the others join with.
+    static func recoveryKeyPath(_ directory: String) -> String { directory + "/recovery-key" }
 
     private init(name: String, vault: Vault, skewMilliseconds: Int64) {
         self.name = name
@@ -58,21 +60,24 @@ final class VaultDevice: Sendable {
     static func creatingRemote(name: String, id: UUID, directory: String, remoteRoot: String, skewMilliseconds: Int64) throws -> VaultDevice {
         let vault = try Vault.create(at: "\(directory)/\(name)", key: .passphrase(try SecretBytes(utf8: name)), kdf: .insecureForTesting(),
                                      backend: .sqlite, deviceID: CanonicalUUID.text(id))
-        try vault.setRemote(directory: remoteRoot, syncPassphrase: try SecretBytes(utf8: syncPassphrase), kdf: .insecureForTesting())
+        guard case .created(let recoveryKey) = try vault.setRemote(directory: remoteRoot) else { throw VaultError(.conflict, "the remote existed") }
+        try recoveryKey.printable().withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: recoveryKeyPath(directory))) }
         return VaultDevice(name: name, vault: vault, skewMilliseconds: skewMilliseconds)
     }
 
     /// Another device: a new vault in `directory/name` joining the remote at `remoteRoot`.
     static func joining(name: String, id: UUID, directory: String, remoteRoot: String, skewMilliseconds: Int64) throws -> VaultDevice {
-        let vault = try Vault.join(at: "\(directory)/\(name)", remote: .directory(remoteRoot), syncPassphrase: try SecretBytes(utf8: syncPassphrase),
-                                   key: .passphrase(try SecretBytes(utf8: name)), kdf: .insecureForTesting(), backend: .sqlite, deviceID: CanonicalUUID.text(id))
+        let recoveryKey = try RecoveryKey(parsing: try SecretBytes(copying: Array(try Data(contentsOf: URL(fileURLWithPath: recoveryKeyPath(directory))))))
+        let vault = try Vault.join(at: "\(directory)/\(name)", remote: .directory(remoteRoot), join: JoinCredentials(recoveryKey: recoveryKey),
+                                   key: .passphrase(try SecretBytes(utf8: name)), kdf: .insecureForTesting(), backend: .sqlite, deviceID: CanonicalUUID.text(id)).vault
         return VaultDevice(name: name, vault: vault, skewMilliseconds: skewMilliseconds)
     }
 
-    /// The transport key the device holds in its binding (what a thief of that file has).
-    func transportKey() throws -> SecretBytes {
+    /// The seal this device writes and reads zone objects through (what a thief of its
+    /// `remote.json` and `device-keys` has), under the roster it verified last.
+    func seal() throws -> SignedSeal {
         guard let binding = try RemoteBinding.load(from: vault.directory) else { throw VaultError(.noRemote, "\(name) has no remote binding") }
-        return try binding.key()
+        return try vault.objectSeal(binding: binding, roster: try vault.boundMember().roster)
     }
 
     /// `Vault.sync` of `zones` through `remote` instead of the bound directory, if given.

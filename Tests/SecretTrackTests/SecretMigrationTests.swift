@@ -31,7 +31,7 @@ final class SecretMigrationTests: XCTestCase {
 
     private func sync(_ store: SecretStore, remote: any Remote) throws -> Int {
         _ = try ZoneEngine(store: SecretZone(store: store), remote: remote, transportKey: transport).run()
-        return try SecretZone(store: store).verifyMigrations(remote: remote, transportKey: transport)
+        return try SecretZone(store: store).verifyMigrations(remote: remote, seal: TransportKeySeal(key: transport))
     }
 
     func testAThousandItemsMigrateOnceAndPinnedOnesNeverMove() throws {
@@ -62,7 +62,7 @@ final class SecretMigrationTests: XCTestCase {
         let report = try ZoneEngine(store: SecretZone(store: store), remote: remote, transportKey: transport, policy: now).run()
         XCTAssertEqual(report.snapshotsWritten, 1)
         XCTAssertEqual(report.collectedObjects, 0, "the three batches still have bodies to read back")
-        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: remote, transportKey: transport), 0)
+        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: remote, seal: TransportKeySeal(key: transport)), 0)
         XCTAssertEqual(try store.awaitingVerification().count, 0)
         // Verified: the next compaction may collect them (all but the newest).
         try store.put(try SecretBytes(utf8: "later"), for: "host.later.password")
@@ -84,7 +84,7 @@ final class SecretMigrationTests: XCTestCase {
         // Missing below the device's newest batch: collected. (A missing newest batch may still
         // be on its way and is waited for: see the test below.)
         try remote.delete("zones/secrets/d/00000000000000000001.batch")
-        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: remote, transportKey: transport), 3, "nothing to read back: all kept")
+        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: remote, seal: TransportKeySeal(key: transport)), 3, "nothing to read back: all kept")
         XCTAssertEqual(try store.counts().pendingChanges, 3, "and sent again")
         XCTAssertEqual(try sync(store, remote: remote), 0)
         XCTAssertEqual(try store.awaitingVerification().count, 0)
@@ -95,22 +95,22 @@ final class SecretMigrationTests: XCTestCase {
         let store = try makeStore(items: 600)
         try store.migrateDeviceOnlyItems()
         let healthy = DirectoryRemote(root: directory + "/remote")
-        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: healthy, transportKey: transport), 600, "nothing sent yet")
+        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: healthy, seal: TransportKeySeal(key: transport)), 600, "nothing sent yet")
         // The remote takes two objects (500 items) and then fails: the rest stays pending.
         let failing = FailingRemote(inner: healthy, creates: 2)
         XCTAssertThrowsError(try ZoneEngine(store: SecretZone(store: store), remote: failing, transportKey: transport).run())
-        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: healthy, transportKey: transport), 100)
+        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: healthy, seal: TransportKeySeal(key: transport)), 100)
         XCTAssertEqual(try store.counts().awaitingVerification, 100)
         // The rest is published next; an object that does not hold what was sent verifies nothing.
         _ = try ZoneEngine(store: SecretZone(store: store), remote: healthy, transportKey: transport).run()
         let third = URL(fileURLWithPath: directory + "/remote/" + Batch.objectName(zone: "secrets", device: "d", sequence: 3))
         let published = try Data(contentsOf: third)
         try Data(repeating: 0x41, count: published.count).write(to: third)
-        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: healthy, transportKey: transport), 100, "copies kept")
+        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: healthy, seal: TransportKeySeal(key: transport)), 100, "copies kept")
         try FileManager.default.removeItem(at: third)
-        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: healthy, transportKey: transport), 100, "still kept")
+        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: healthy, seal: TransportKeySeal(key: transport)), 100, "still kept")
         try published.write(to: third)
-        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: healthy, transportKey: transport), 0, "a later run finishes")
+        XCTAssertEqual(try SecretZone(store: store).verifyMigrations(remote: healthy, seal: TransportKeySeal(key: transport)), 0, "a later run finishes")
         XCTAssertEqual(try store.counts().awaitingVerification, 0)
         XCTAssertEqual(try store.read("host.599.password").withUnsafeBytes { String(decoding: $0, as: UTF8.self) }, "secret-599")
     }
