@@ -31,6 +31,11 @@ public enum RemoteAddress: Sendable, Equatable {
         return .s3(location)
     }
 
+    var isDirectory: Bool {
+        if case .directory = self { return true }
+        return false
+    }
+
     var kind: String {
         switch self {
         case .directory: "directory"

@@ -39,7 +39,9 @@ extension Vault {
     public static func remoteHoldsVault(_ address: RemoteAddress) throws(VaultError) -> Bool {
         try VaultError.wrapping {
             if case .directory(let path) = address, !VaultDirectory.exists(path) { return false }
-            return try document(on: try address.open(conditionalWrites: true)) != nil
+            // A bucket is probed first: credentials refused, or no such bucket, are said as such.
+            let conditionalWrites = address.isDirectory ? true : try address.prepare()
+            return try document(on: try address.open(conditionalWrites: conditionalWrites)) != nil
         }
     }
 

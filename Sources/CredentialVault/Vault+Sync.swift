@@ -109,7 +109,12 @@ extension Vault {
             guard let bytes = try remote.get(VaultDocument.objectName) else {
                 return .failure(ZoneProblem(.needsAttention, nil, "the remote no longer holds this vault (vault.json is missing); it may have been reset"))
             }
-            let document = try VaultDocument.decode(bytes)
+            let document: VaultDocument
+            do {
+                document = try VaultDocument.decode(bytes)
+            } catch let error as ReplicationError {
+                return .failure(ZoneProblem(.needsAttention, nil, "the remote's vault description cannot be read: \(error.message)"))
+            }
             guard document.vaultID == binding.vaultID else { return .failure(ZoneProblem(.needsAttention, nil, "the remote now holds another vault (\(document.vaultID)); it was reset or replaced")) }
             guard document.genesis == genesis else {
                 return .failure(ZoneProblem(.needsAttention, nil, "the remote's roster starts from another genesis than the one this device joined (it was reset or replaced); rebind with credctl remote set --merge"))
@@ -130,7 +135,9 @@ extension Vault {
         } catch let error as MembershipError {
             return .failure(ZoneProblem(.needsAttention, nil, error.message))
         } catch let error as ReplicationError {
-            return .failure(ZoneProblem(.needsAttention, nil, "the remote's vault description cannot be read: \(error.message)"))
+            // What the zones would meet too (a listing that never ends, an object too large):
+            // the remote cannot be used now; local work goes on.
+            return .failure(ZoneProblem(.localFallback, nil, error.message))
         }
     }
 

@@ -96,11 +96,14 @@ public struct ZoneEngine: Sendable {
                         continue
                     }
                 }
+                let forgedBefore = report.forgedObjects
                 guard let incoming = try fetchObject(name, device: device, sequence: cursor + 1, into: &report) else { break }
                 try queue.add(incoming, into: &report)
                 progress?(report)
                 cursor += 1
-                if device == store.deviceID { report.foreignObjectsUnderOwnName += 1 }
+                // Signed by this device's key yet not published by it: another copy of this vault
+                // writes as it. Not signed by it: a forgery, quarantined; its name is skipped.
+                if device == store.deviceID && report.forgedObjects == forgedBefore { report.foreignObjectsUnderOwnName += 1 }
             }
             // Later objects behind a missing one: the gap is waited for, and said so.
             if objects[cursor + 1] == nil, let last = objects.keys.max(), last > cursor + 1 {
@@ -174,6 +177,7 @@ public struct ZoneEngine: Sendable {
             }
             return wholeObject(bytes, device: device, sequence: sequence, reason: bytes.isEmpty ? "the object is empty or larger than 64 MiB" : error.message)
         } catch let error as ReplicationError {
+            if error.code == .forged { report.forgedObjects += 1 }
             return wholeObject(bytes, device: device, sequence: sequence, reason: error.message)
         }
     }

@@ -16,6 +16,8 @@ public struct ZoneSyncReport: Sendable, Equatable {
     /// identity (a copied vault directory) or its state was restored from a backup. They are
     /// merged (nothing is lost), but nothing is sent in that run.
     public var foreignObjectsUnderOwnName = 0
+    /// Objects whose signature is not their writer's (quarantined whole).
+    public var forgedObjects = 0
     /// This device's own objects are listed past a gap it has not read (a restore from an older
     /// backup while the sync tool delivers): nothing was sent in that run.
     public var ownObjectsAhead = false

@@ -8,7 +8,7 @@ final class CompactionCommandTests: TwoDeviceTestCase {
     func testThreeDevicesCompactAndAFourthJoiningLaterConverges() throws {
         let scenario = CompactionScenario(
             device: { CredctlRunner(vault: self.directory + "/" + $0, keyFile: self.directory + "/" + $0 + ".key") },
-            joinArguments: [remote, "--sync-passphrase-file", syncPassphrase],
+            joinArguments: [remote, "--recovery-key-file", recoveryKey],
             names: { try DirectoryRemote(root: self.remote).list(prefix: "") })
         try scenario.run(first: a, in: self)
     }

@@ -13,7 +13,7 @@ final class ConcurrentEditTests: TwoDeviceTestCase {
         assertStatus(try a.run("host", "add", "cx", "--hostname", "cx.example"), 0)
         assertStatus(try a.run("sync"), 0)
         try join()
-        assertStatus(try c.run("init", "--join", remote, "--sync-passphrase-file", syncPassphrase), 0)
+        assertStatus(try c.run("init", "--join", remote, "--recovery-key-file", recoveryKey), 0)
         for device in [b!, c!] { assertStatus(try device.run("sync"), 0) }
     }
 

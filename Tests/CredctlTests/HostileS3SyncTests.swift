@@ -10,12 +10,10 @@ final class HostileS3SyncTests: CredctlTestCase {
     func testAStoreThatNeverEndsAListingIsReportedNotFollowed() throws {
         let seaweed = try SeaweedServer()
         let address = "s3://\(seaweed.bucket)/vault-hostile"
-        let passphrase = directory + "/sync-passphrase"
-        XCTAssertTrue(FileManager.default.createFile(atPath: passphrase, contents: Data("a sync passphrase".utf8), attributes: [.posixPermissions: 0o600]))
         credctl.environment["AWS_ACCESS_KEY_ID"] = SeaweedServer.accessKey
         credctl.environment["AWS_SECRET_ACCESS_KEY"] = seaweed.secretKey
         try initVault()
-        assertStatus(try credctl.run(["remote", "set", address, "--endpoint", seaweed.endpoint, "--path-style", "--sync-passphrase-file", passphrase]), 0)
+        assertStatus(try credctl.run(["remote", "set", address, "--endpoint", seaweed.endpoint, "--path-style", "--recovery-key-file", directory + "/recovery-key"]), 0)
         assertStatus(try credctl.run("sync"), 0)
 
         // The same vault.json, then endless listings and oversized bodies.

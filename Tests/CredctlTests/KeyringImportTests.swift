@@ -100,7 +100,7 @@ final class KeyringImportTests: CredctlTestCase {
         XCTAssertEqual(actions(try importing()).values.filter { $0 == "created" || $0 == "passwordAdded" }.count, 0)
 
         // With a remote set, the every-unlock migration makes them syncable.
-        assertStatus(try desktop.run(["remote", "set", directory + "/remote", "--sync-passphrase-file", try syncPassphraseFile()]), 0)
+        assertStatus(try desktop.run(["remote", "set", directory + "/remote", "--recovery-key-file", directory + "/recovery-key"]), 0)
         assertStatus(try desktop.run("read", "cred://host/web-1/password"), 0)
         XCTAssertEqual(try counts()["device_only_secrets"], 0)
         XCTAssertEqual(try counts()["syncable_secrets"], 3)
@@ -137,9 +137,4 @@ final class KeyringImportTests: CredctlTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 6)
     }
 
-    private func syncPassphraseFile() throws -> String {
-        let path = directory + "/sync-passphrase"
-        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("sync passphrase for tests".utf8), attributes: [.posixPermissions: 0o600]))
-        return path
-    }
 }

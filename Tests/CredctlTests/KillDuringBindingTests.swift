@@ -30,11 +30,11 @@ final class KillDuringBindingTests: TwoDeviceTestCase {
         var killedCount = 0
         for round in 0..<rounds {
             let device = CredctlRunner(vault: directory + "/join-\(round)", keyFile: directory + "/join-\(round).key")
-            let killed = try KilledProcess.run(device, ["init", "--join", remote, "--sync-passphrase-file", syncPassphrase], kill: .after(microseconds: delay(round, of: span)))
+            let killed = try KilledProcess.run(device, ["init", "--join", remote, "--recovery-key-file", recoveryKey], kill: .after(microseconds: delay(round, of: span)))
             if killed.killed { killedCount += 1 }
             switch try vaultState(device) {
-            case (false, _): assertStatus(try device.run("init", "--join", remote, "--sync-passphrase-file", syncPassphrase), 0)
-            case (true, nil): assertStatus(try device.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase), 0)
+            case (false, _): assertStatus(try device.run("init", "--join", remote, "--recovery-key-file", recoveryKey), 0)
+            case (true, nil): assertStatus(try device.run("remote", "set", remote, "--recovery-key-file", recoveryKey), 0)
             case (true, _): break
             }
             assertStatus(try device.run("sync"), 0)
@@ -52,7 +52,7 @@ final class KillDuringBindingTests: TwoDeviceTestCase {
             let device = CredctlRunner(vault: directory + "/merge-\(round)", keyFile: directory + "/merge-\(round).key")
             assertStatus(try device.run("init"), 0)
             assertStatus(try device.run(["host", "add", "from-\(round)", "--hostname", "m\(round).example", "--password-stdin"], input: Array("secret of \(round)".utf8)), 0)
-            let arguments = ["remote", "set", remote, "--sync-passphrase-file", syncPassphrase]
+            let arguments = ["remote", "set", remote, "--recovery-key-file", recoveryKey]
             if round == 0 {
                 span = try timed { assertStatus(try device.run(arguments), 0) }
             } else {

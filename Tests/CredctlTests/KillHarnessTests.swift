@@ -32,7 +32,7 @@ final class KillHarnessTests: TwoDeviceTestCase {
             return runner
         }
         let c = device("c"), d = device("d")
-        let options = ["--endpoint", server.endpoint, "--path-style", "--sync-passphrase-file", syncPassphrase]
+        let options = ["--endpoint", server.endpoint, "--path-style", "--recovery-key-file", directory + "/s3-recovery-key"]
         assertStatus(try c.run("init"), 0)
         assertStatus(try c.run(["remote", "set", address] + options), 0)
         assertStatus(try d.run(["init", "--join", address] + options), 0)
@@ -49,8 +49,9 @@ final class KillHarnessTests: TwoDeviceTestCase {
         }
         let c = device("c"), d = device("d")
         assertStatus(try c.run("init", "--secret-backend", "keyring"), 0)
-        assertStatus(try c.run("remote", "set", directory + "/keyring-remote", "--sync-passphrase-file", syncPassphrase), 0)
-        assertStatus(try d.run("init", "--join", directory + "/keyring-remote", "--sync-passphrase-file", syncPassphrase), 0)
+        let keyringRemoteKey = directory + "/keyring-remote-recovery-key"
+        assertStatus(try c.run("remote", "set", directory + "/keyring-remote", "--recovery-key-file", keyringRemoteKey), 0)
+        assertStatus(try d.run("init", "--join", directory + "/keyring-remote", "--recovery-key-file", keyringRemoteKey), 0)
         try exercise([c, d], kills: max(10, target / 10), name: "keyring backend")
     }
 

@@ -19,7 +19,7 @@ final class MigrateAndPinTests: TwoDeviceTestCase {
 
         // Binding the remote reseals them at once; the device-only copies stay until verified.
         let fresh = directory + "/remote-c"
-        assertStatus(try c.run("remote", "set", fresh, "--sync-passphrase-file", syncPassphrase), 0)
+        assertStatus(try c.run("remote", "set", fresh, "--recovery-key-file", directory + "/recovery-key-c"), 0)
         let plan = try json(c, "migrate", "--dry-run", "--json")
         XCTAssertEqual(plan["dry_run"] as? Bool, true)
         XCTAssertEqual((plan["items"] as? [[String: Any]])?.compactMap { $0["step"] as? String }, ["awaiting_verification", "awaiting_verification"])

@@ -20,10 +20,8 @@ final class PlantedLeakTests: CredctlTestCase {
         runner.executable = binary
         runner.environment["PATH"] = root + "/bin:/usr/bin:/bin"
         runner.environment["TMPDIR"] = root + "/tmp"
-        let passphrase = root + "/sync-passphrase"
-        XCTAssertTrue(FileManager.default.createFile(atPath: passphrase, contents: Data("sync passphrase".utf8), attributes: [.posixPermissions: 0o600]))
         assertStatus(try runner.run("init"), 0)
-        assertStatus(try runner.run("remote", "set", root + "/remote", "--sync-passphrase-file", passphrase), 0)
+        assertStatus(try runner.run("remote", "set", root + "/remote", "--recovery-key-file", root + "/recovery-key"), 0)
         assertStatus(try runner.run(["host", "add", "web", "--hostname", "web.example", "--user", "deploy", "--password-stdin"], input: Array(password.utf8)), 0)
         assertStatus(try runner.run("sync", "--compact"), 0)
         let secret = [Array(password.utf8)]

@@ -83,9 +83,9 @@ final class ProcessHardeningTests: CredctlTestCase {
 
                 """)
         }
-        // The sync passphrase file too.
+        // Binding a remote reads it too.
         let remote = directory + "/remote"
-        let refused = try runner.run("remote", "set", remote, "--passphrase-file", passphrase, "--sync-passphrase-file", passphrase)
+        let refused = try runner.run("remote", "set", remote, "--passphrase-file", passphrase)
         assertStatus(refused, 65)
         XCTAssertTrue(refused.stderr.contains("is accessible by other users"), refused.stderr)
         XCTAssertEqual(chmod(passphrase, 0o600), 0)

@@ -64,27 +64,4 @@ final class ProductionKeyDerivationTests: CredctlTestCase {
         XCTAssertTrue(result.echoesAfterwards, "echo stays off after Ctrl-C")
         assertStatus(try credctl.run("status"), 66)
     }
-
-    func testTheSyncPassphraseChosenOnATerminalUsesProductionParametersAndAJoinerOpensIt() throws {
-        var a = CredctlRunner(vault: directory + "/a", keyFile: directory + "/a.key"), b = CredctlRunner(vault: directory + "/b", keyFile: directory + "/b.key")
-        a.environment["CREDCTL_INSECURE_FAST_KDF"] = nil
-        b.environment["CREDCTL_INSECURE_FAST_KDF"] = nil
-        assertStatus(try a.run("init"), 0)
-        assertStatus(try a.run(["host", "add", "web", "--hostname", "h.example", "--password-stdin"], input: Array("synced-on-a-real-kdf".utf8)), 0)
-        let remote = directory + "/remote"
-        let bound = try onTerminal(["remote", "set", remote], [.expect("Sync passphrase (new devices will need it): "), .type(passphrase + "\n"),
-                                                               .expect("Repeat the sync passphrase: "), .type(passphrase + "\n")], runner: a)
-        XCTAssertEqual(bound.status, 0, bound.shown)
-        XCTAssertFalse(bound.shown.contains(passphrase))
-        let keys = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: remote + "/vault.json"))) as? [String: Any])
-        XCTAssertEqual(keys["ops_limit"] as? Int, 3)
-        XCTAssertEqual(keys["mem_limit"] as? Int, 64 << 20)
-        assertStatus(try a.run("sync"), 0)
-        let joined = try onTerminal(["init", "--join", remote], [.expect("Sync passphrase: "), .type(passphrase + "\n")], runner: b)
-        XCTAssertEqual(joined.status, 0, joined.shown)
-        XCTAssertEqual(try b.run("read", "cred://host/web/password").output, "synced-on-a-real-kdf")
-        let wrong = try onTerminal(["init", "--join", remote], [.expect("Sync passphrase: "), .type("guess\n")],
-                                   runner: CredctlRunner(vault: directory + "/c", keyFile: directory + "/c.key"))
-        XCTAssertEqual(wrong.status, 77, wrong.shown)
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Membership
 import XCTest
 
 /// A vault that already holds records binds to a remote another vault created: it joins that
@@ -15,7 +16,7 @@ final class RemoteAdoptionTests: TwoDeviceTestCase {
         let c = CredctlRunner(vault: directory + "/c", keyFile: directory + "/c.key")
         assertStatus(try c.run("init"), 0)
         assertStatus(try c.run(["host", "add", "from-c", "--hostname", "c.example", "--password-stdin"], input: Array("secret of c".utf8)), 0)
-        let bound = try c.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase)
+        let bound = try c.run("remote", "set", remote, "--recovery-key-file", recoveryKey)
         assertStatus(bound, 0)
         XCTAssertTrue(bound.output.contains("Joined the vault \(try vaultID(a))"), bound.output)
         XCTAssertEqual(try vaultID(c), try vaultID(a))
@@ -29,18 +30,19 @@ final class RemoteAdoptionTests: TwoDeviceTestCase {
         try join()
         XCTAssertEqual(try b.run("read", "cred://host/from-c/password").output, "secret of c")
         // Binding again is an ordinary bind.
-        let again = try c.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase)
+        let again = try c.run("remote", "set", remote, "--recovery-key-file", recoveryKey)
         XCTAssertTrue(again.output.contains("Bound to the remote"), again.output)
     }
 
-    func testTheWrongSyncPassphraseChangesNothing() throws {
+    func testAnotherVaultsRecoveryKeyChangesNothing() throws {
         let c = CredctlRunner(vault: directory + "/c", keyFile: directory + "/c.key")
         assertStatus(try c.run("init"), 0)
         let before = try vaultID(c)
         let wrong = directory + "/wrong"
-        _ = FileManager.default.createFile(atPath: wrong, contents: Data("not it".utf8), attributes: [.posixPermissions: 0o600])
-        let refused = try c.run("remote", "set", remote, "--sync-passphrase-file", wrong)
+        try RecoveryKey.generate().printable().withUnsafeBytes { XCTAssertTrue(FileManager.default.createFile(atPath: wrong, contents: Data($0), attributes: [.posixPermissions: 0o600])) }
+        let refused = try c.run("remote", "set", remote, "--recovery-key-file", wrong)
         assertStatus(refused, 77)
+        XCTAssertTrue(refused.stderr.contains("This recovery key is not the one of the vault on this remote"), refused.stderr)
         XCTAssertEqual(try vaultID(c), before)
         XCTAssertFalse(try c.run("status").output.contains("Remote:"))
     }

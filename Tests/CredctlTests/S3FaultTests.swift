@@ -17,8 +17,6 @@ final class S3FaultTests: CredctlTestCase {
         if Self.shared == nil { Self.shared = try SeaweedServer() }
         let server = try XCTUnwrap(Self.shared)
         proxy = try FaultyS3Proxy(upstream: server.endpoint, directory: directory)
-        let passphrase = directory + "/sync-passphrase"
-        XCTAssertTrue(FileManager.default.createFile(atPath: passphrase, contents: Data("proxied sync passphrase".utf8), attributes: [.posixPermissions: 0o600]))
         let address = "s3://\(server.bucket)/faults-\(UUID().uuidString.lowercased())"
         func device(_ name: String) -> CredctlRunner {
             var runner = CredctlRunner(vault: directory + "/" + name, keyFile: directory + "/" + name + ".key")
@@ -30,7 +28,7 @@ final class S3FaultTests: CredctlTestCase {
         }
         a = device("a")
         b = device("b")
-        let options = ["--endpoint", proxy.endpoint, "--path-style", "--sync-passphrase-file", passphrase]
+        let options = ["--endpoint", proxy.endpoint, "--path-style", "--recovery-key-file", directory + "/recovery-key"]
         assertStatus(try a.run("init"), 0)
         assertStatus(try a.run(["remote", "set", address] + options), 0)
         assertStatus(try a.run("sync"), 0)

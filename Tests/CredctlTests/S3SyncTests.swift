@@ -10,14 +10,14 @@ final class S3SyncTests: CredctlTestCase {
     nonisolated(unsafe) private static var shared: SeaweedServer?
     private var server: SeaweedServer!
     private var address = ""
-    private var passphraseFile: String { directory + "/sync-passphrase" }
+    /// The first device writes the recovery key here when it creates the remote; the others join with it.
+    private var recoveryKeyFile: String { directory + "/recovery-key" }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         if Self.shared == nil { Self.shared = try SeaweedServer() }
         server = Self.shared
         address = "s3://\(server.bucket)/vault-\(UUID().uuidString.lowercased())"
-        XCTAssertTrue(FileManager.default.createFile(atPath: passphraseFile, contents: Data("sync passphrase of the team".utf8), attributes: [.posixPermissions: 0o600]))
     }
 
     /// A device whose environment holds S3 credentials (SeaweedFS's, unless others are given).
@@ -28,7 +28,7 @@ final class S3SyncTests: CredctlTestCase {
         return runner
     }
 
-    private var s3Options: [String] { ["--endpoint", server.endpoint, "--path-style", "--sync-passphrase-file", passphraseFile] }
+    private var s3Options: [String] { ["--endpoint", server.endpoint, "--path-style", "--recovery-key-file", recoveryKeyFile] }
 
     func testThreeDevicesSyncThroughS3AndTheStoreHoldsOnlySealedObjects() throws {
         let a = device("a"), b = device("b"), c = device("c")
@@ -141,7 +141,7 @@ final class S3SyncTests: CredctlTestCase {
         XCTAssertEqual(try pendingChanges(a), 0)
 
         let nowhere = "http://127.0.0.1:\(try Loopback.freePort())"
-        let options = ["--endpoint", nowhere, "--path-style", "--sync-passphrase-file", passphraseFile]
+        let options = ["--endpoint", nowhere, "--path-style", "--recovery-key-file", recoveryKeyFile]
         let b = device("b")
         assertStatus(try b.run("init"), 0)
         for (runner, arguments) in [(b, ["remote", "set", address] + options), (device("c"), ["init", "--join", address] + options)] {
@@ -156,7 +156,7 @@ final class S3SyncTests: CredctlTestCase {
     /// machine), yet it is not a loopback address: it stands for an endpoint on another machine.
     func testPlainHTTPToAnotherMachineNeedsAllowInsecureHTTP() throws {
         let plain = server.endpoint.replacingOccurrences(of: "127.0.0.1", with: "0.0.0.0")
-        let options = ["--endpoint", plain, "--path-style", "--sync-passphrase-file", passphraseFile]
+        let options = ["--endpoint", plain, "--path-style", "--recovery-key-file", recoveryKeyFile]
         let a = device("a")
         assertStatus(try a.run("init"), 0)
         let message = "credctl: error: The endpoint \(plain) is plain HTTP to another machine: anyone on the way could read and withhold what the vault sends and receives. "
@@ -189,7 +189,7 @@ final class S3SyncTests: CredctlTestCase {
         // A server of its own: this test kills it.
         let own = try SeaweedServer()
         let a = device("ka", secret: own.secretKey)
-        let options = ["--endpoint", own.endpoint, "--path-style", "--sync-passphrase-file", passphraseFile]
+        let options = ["--endpoint", own.endpoint, "--path-style", "--recovery-key-file", recoveryKeyFile]
         assertStatus(try a.run("init"), 0)
         assertStatus(try a.run(["remote", "set", address] + options), 0)
         for index in 0..<20 { assertStatus(try a.run("host", "add", "h\(index)", "--hostname", "h\(index).example"), 0) }
@@ -230,7 +230,7 @@ final class S3SyncTests: CredctlTestCase {
         XCTAssertEqual(try remote.get("zones/config/d/1.batch"), [1])
 
         let address = "s3://\(rclone.bucket)/team"
-        let options = ["--endpoint", rclone.endpoint, "--path-style", "--sync-passphrase-file", passphraseFile]
+        let options = ["--endpoint", rclone.endpoint, "--path-style", "--recovery-key-file", recoveryKeyFile]
         let a = device("ra", accessKey: RcloneS3Server.accessKey, secret: rclone.secretKey)
         let b = device("rb", accessKey: RcloneS3Server.accessKey, secret: rclone.secretKey)
         assertStatus(try a.run("init"), 0)

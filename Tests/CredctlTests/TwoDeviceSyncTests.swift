@@ -1,4 +1,5 @@
 import Foundation
+import Membership
 import TestSupport
 import XCTest
 
@@ -50,12 +51,16 @@ final class TwoDeviceSyncTests: TwoDeviceTestCase {
         XCTAssertEqual(status?["remote_bytes"] as? Int, bytes)
     }
 
-    func testJoiningNeedsTheRightSyncPassphrase() throws {
+    func testJoiningWithAnotherVaultsRecoveryKeyIsRefusedAndCanBeTriedAgain() throws {
         let wrong = directory + "/wrong"
-        _ = FileManager.default.createFile(atPath: wrong, contents: Data("wrong words".utf8), attributes: [.posixPermissions: 0o600])
-        let result = try b.run("init", "--join", remote, "--sync-passphrase-file", wrong)
+        try RecoveryKey.generate().printable().withUnsafeBytes { XCTAssertTrue(FileManager.default.createFile(atPath: wrong, contents: Data($0), attributes: [.posixPermissions: 0o600])) }
+        let result = try b.run("init", "--join", remote, "--recovery-key-file", wrong)
         assertStatus(result, 77)
-        XCTAssertTrue(result.stderr.contains("The sync passphrase does not open the remote's keys."), result.stderr)
+        XCTAssertTrue(result.stderr.contains("This recovery key is not the one of the vault on this remote"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/b/remote.json"), "not bound")
+        // The same command with the right key finishes the join of the vault it made.
+        assertStatus(try b.run("init", "--join", remote, "--recovery-key-file", recoveryKey), 0)
+        XCTAssertTrue(try b.run("status").output.contains("Remote:"))
     }
 
     func testAnUnreachableRemoteExits69AndLocalWorkGoesOn() throws {
@@ -75,17 +80,18 @@ final class TwoDeviceSyncTests: TwoDeviceTestCase {
         try FileManager.default.removeItem(atPath: remote)
         let other = CredctlRunner(vault: directory + "/other", keyFile: directory + "/other.key")
         assertStatus(try other.run("init"), 0)
-        assertStatus(try other.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase), 0)
+        let otherKey = directory + "/other-recovery-key"
+        assertStatus(try other.run("remote", "set", remote, "--recovery-key-file", otherKey), 0)
         assertStatus(try b.run("host", "add", "after-reset", "--hostname", "h.example"), 0)
         assertStatus(try b.run("sync"), 1)
         XCTAssertTrue(try b.run("status").output.contains("needsAttention: the remote now holds another vault"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: remote + "/zones"), "nothing uploaded")
         // Binding to the new vault takes an explicit --merge; then B's records go to it.
-        let refused = try b.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase)
+        let refused = try b.run("remote", "set", remote, "--recovery-key-file", otherKey)
         assertStatus(refused, 1)
         XCTAssertTrue(refused.stderr.contains("--merge"), refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: remote + "/zones"), "still nothing uploaded")
-        let merged = try b.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase, "--merge")
+        let merged = try b.run("remote", "set", remote, "--recovery-key-file", otherKey, "--merge")
         XCTAssertTrue(merged.output.contains("Joined the vault"), merged.output)
         assertStatus(try b.run("sync"), 0)
         assertStatus(try other.run("sync"), 0)
@@ -128,7 +134,7 @@ final class TwoDeviceSyncTests: TwoDeviceTestCase {
         let piped = try a.run(["sync"], extraEnvironment: ["CREDCTL_PROGRESS_AFTER_MS": "0"])
         assertStatus(piped, 0)
         XCTAssertEqual(piped.stderr, "")
-        assertStatus(try b.run("init", "--join", remote, "--sync-passphrase-file", syncPassphrase), 0)
+        assertStatus(try b.run("init", "--join", remote, "--recovery-key-file", recoveryKey), 0)
         assertStatus(try a.run("host", "add", "late", "--hostname", "h.example"), 0)
         assertStatus(try a.run("sync"), 0)
         let environment = b.environment.merging(["CREDCTL_PROGRESS_AFTER_MS": "0"]) { $1 }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
@@ -152,15 +158,17 @@ final class TwoDeviceSyncTests: TwoDeviceTestCase {
         // The shared folder is wiped (but still there: a missing folder reads as unmounted).
         for name in try FileManager.default.contentsOfDirectory(atPath: remote) { try FileManager.default.removeItem(atPath: remote + "/" + name) }
         assertStatus(try a.run("sync"), 1)
-        let refused = try a.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase)
+        let newKey = directory + "/recovery-key-after-reset"
+        let refused = try a.run("remote", "set", remote, "--recovery-key-file", newKey)
         assertStatus(refused, 1)
         XCTAssertTrue(refused.stderr.contains("--merge"), refused.stderr)
-        assertStatus(try a.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase, "--merge"), 0)
+        assertStatus(try a.run("remote", "set", remote, "--recovery-key-file", newKey, "--merge"), 0)
         assertStatus(try a.run("sync"), 0)
-        // B still holds the old keys: it notices and uploads nothing until it rebinds too.
+        // B pinned the old genesis: it notices and uploads nothing until it rebinds too (joining
+        // the new roster with the new recovery key).
         assertStatus(try b.run("sync"), 1)
-        XCTAssertTrue(try b.run("status").output.contains("keys were re-created"))
-        assertStatus(try b.run("remote", "set", remote, "--sync-passphrase-file", syncPassphrase, "--merge"), 0)
+        XCTAssertTrue(try b.run("status").output.contains("another genesis than the one this device joined"))
+        assertStatus(try b.run("remote", "set", remote, "--recovery-key-file", newKey, "--merge"), 0)
         assertStatus(try b.run("sync"), 0)
         assertStatus(try a.run("sync"), 0)
         for device in [a!, b!] {
@@ -190,11 +198,12 @@ final class TwoDeviceSyncTests: TwoDeviceTestCase {
         assertStatus(try early.run("init"), 0)
         assertStatus(try early.run(["host", "add", "old", "--hostname", "old.example", "--password-stdin"], input: Array("from-before".utf8)), 0)
         let otherRemote = directory + "/remote-early"
-        assertStatus(try early.run("remote", "set", otherRemote, "--sync-passphrase-file", syncPassphrase), 0)
+        let otherKey = directory + "/early-recovery-key"
+        assertStatus(try early.run("remote", "set", otherRemote, "--recovery-key-file", otherKey), 0)
         XCTAssertTrue(try early.run("status").output.contains("0 device-only, 1 syncable"))
         assertStatus(try early.run("sync"), 0)
         let joined = CredctlRunner(vault: directory + "/joined", keyFile: directory + "/joined.key")
-        assertStatus(try joined.run("init", "--join", otherRemote, "--sync-passphrase-file", syncPassphrase), 0)
+        assertStatus(try joined.run("init", "--join", otherRemote, "--recovery-key-file", otherKey), 0)
         XCTAssertEqual(try joined.run("read", "cred://host/old/password").output, "from-before")
     }
 

@@ -39,6 +39,12 @@ struct InitCommand: Command {
     }
 
     func run(_ context: Context) throws {
+        // The remote is probed before anything is read or made: refused credentials, a missing
+        // bucket or no vault there are said first.
+        if let address = remote, try !Vault.remoteHoldsVault(address) {
+            throw CLIError(message: "There is no vault to join at \(address.description) (no vault.json).",
+                           hint: "Create it from the first device with credctl remote set \(parsed.value("--join") ?? "")", status: ExitStatus.notFound)
+        }
         let join = try JoinOptions.credentials(parsed, joining: true)
         // The keyring is checked before anything is created, so a refusal leaves nothing behind.
         if parsed.flag("--keyring") || backend == .keyring, case let status = Keyring.status(), status != .available {
