@@ -57,18 +57,32 @@ cred status
 
 step "Two devices, one remote directory (stand-in for a Syncthing or Nextcloud folder)"
 remote="$work/remote"
-printf '%s' "demo sync passphrase" > "$work/sync-passphrase"
-chmod 600 "$work/sync-passphrase"
 export CREDCTL_VAULT="$work/laptop" CREDCTL_KEY_FILE="$work/laptop.key"
 echo '# on the laptop'
 cred init
-cred remote set "$remote" --sync-passphrase-file "$work/sync-passphrase"
+cred remote set "$remote" --recovery-key-file "$work/recovery-key"
 echo '$ printf %s "$PW" | credctl host add db-2 --hostname 192.0.2.20 --user app --password-stdin'
 printf '%s' "$password" | "$credctl" host add db-2 --hostname 192.0.2.20 --user app --password-stdin
 cred sync --zone config
 export CREDCTL_VAULT="$work/desktop" CREDCTL_KEY_FILE="$work/desktop.key"
-echo '# on the desktop: join; the config arrives, the password has not yet'
-cred init --join "$remote" --sync-passphrase-file "$work/sync-passphrase"
+echo '# on the desktop: ask to join (exit 75 until a device of the vault approves it)'
+echo "\$ credctl init --join $remote --name desktop"
+set +e
+"$credctl" init --join "$remote" --name desktop | tee "$work/join.out"
+status=${PIPESTATUS[0]}
+set -e
+echo "exit status: $status (75 = waiting for approval)"
+[ "$status" -eq 75 ]
+code="$(grep -o 'Verification code: [0-9A-Z-]*' "$work/join.out" | cut -d' ' -f3)"
+export CREDCTL_VAULT="$work/laptop" CREDCTL_KEY_FILE="$work/laptop.key"
+echo '# on the laptop: the same code is listed; approve it'
+cred device requests
+echo "\$ credctl device approve $code --yes"
+"$credctl" device approve "$code" --yes | tee "$work/approve.out"
+confirmation="$(grep -o '[0-9A-Z]\{4\}-[0-9A-Z]\{4\}$' "$work/approve.out")"
+export CREDCTL_VAULT="$work/desktop" CREDCTL_KEY_FILE="$work/desktop.key"
+echo '# on the desktop: the confirmation code finishes the join; the config arrives, the password has not yet'
+cred init --join "$remote" --confirm "$confirmation"
 cred host list
 echo '$ credctl read cred://host/db-2/password'
 set +e
