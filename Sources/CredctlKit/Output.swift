@@ -24,6 +24,11 @@ enum Output {
         secret.withUnsafeBytes { writeAll(fd: 1, $0) }
     }
 
+    /// The same on standard error (standard output carries a JSON document).
+    static func secretToStandardError(_ secret: SecretBytes) {
+        secret.withUnsafeBytes { writeAll(fd: 2, $0) }
+    }
+
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     private static func write(fd: Int32, _ text: String) {

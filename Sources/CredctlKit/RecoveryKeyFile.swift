@@ -18,13 +18,16 @@ enum RecoveryKeyFile {
     }
 
     /// Writes or shows the recovery key of a remote just created.
-    static func deliver(_ key: RecoveryKey, to path: String?) throws {
+    /// `besideJSON`: standard output carries a JSON document, so the words go to standard error
+    /// (and the key too, when no file is given).
+    static func deliver(_ key: RecoveryKey, to path: String?, besideJSON: Bool = false) throws {
+        let say: (String) -> Void = besideJSON ? Output.err : Output.out
         if let path {
             try PrivateOutputFile.write(try key.printable(), to: path, replace: false)
-            Output.out("Its recovery key is in \(path) (mode 0600). Keep it offline: with it, a device joins this vault without any other.\n")
+            say("The recovery key is in \(path) (mode 0600). Keep it offline: with it, a device joins this vault without any other.\n")
             return
         }
-        Output.out("Recovery key (shown once; keep it offline — with it, a device joins this vault without any other):\n")
-        Output.secret(try key.printable())
+        say("Recovery key (shown once; keep it offline — with it, a device joins this vault without any other):\n")
+        if besideJSON { Output.secretToStandardError(try key.printable()) } else { Output.secret(try key.printable()) }
     }
 }

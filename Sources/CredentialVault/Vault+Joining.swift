@@ -27,12 +27,21 @@ extension Vault {
             let epoch = try Self.currentEpochKeys(in: roster.objects, roster: roster.state, recipient: deviceID, syncBox: keys.syncBox,
                                                   vaultBox: try keys.vaultBox(deviceKey: deviceKey))
             let ownKey = try secrets.vaultKeyForPublishing()
-            guard epoch.epoch > 1 || epoch.vault == ownKey else {
+            guard try Self.history(from: epoch, objects: roster.objects)[1]?.vault == ownKey else {
                 throw VaultError(.conflict, "The remote names this device as a member of a vault whose keys are not this vault's.", hint: "Bind to the remote this vault was created on.")
             }
             return try finish(roster.state, roster.objects, epoch)
         }
         if let recoveryKey = join.recoveryKey {
+            // Added already by an earlier try that was cut short: finished with its own boxes.
+            if let member = roster.state.members[deviceID], member.signing == keys.signing.publicKey {
+                let authority = try recoveryKey.authority()
+                guard roster.state.authority == RosterChange.Authority(signing: authority.signing.publicKey, box: authority.box.publicKey) else {
+                    throw VaultError(.wrongKey, "This recovery key is not the one of the vault on this remote (or it was replaced).")
+                }
+                return try finish(roster.state, roster.objects, try Self.currentEpochKeys(in: roster.objects, roster: roster.state, recipient: deviceID,
+                                                                                       syncBox: keys.syncBox, vaultBox: try keys.vaultBox(deviceKey: deviceKey)))
+            }
             return try joinWithRecoveryKey(recoveryKey, remote: remote, roster: roster, keys: keys, name: join.name, finish: finish)
         }
         return try joinByApproval(address, remote: remote, document: document, roster: roster, keys: keys, deviceKey: deviceKey, join: join,
@@ -106,16 +115,23 @@ extension Vault {
     private func finishJoin(_ address: RemoteAddress, document: VaultDocument, objects: [[UInt8]], epoch: EpochKeys, conditionalWrites: Bool,
                             requeue: Bool) throws -> BindOutcome {
         let adopting = document.vaultID != vaultID
+        // Boxed only the newest epoch, this device reads every earlier one through the keys each
+        // epoch's entry carries.
+        let history = try Self.history(from: epoch, objects: objects)
+        let later = history.filter { $0.key > 1 }.compactMapValues(\.vault)
         if adopting {
-            guard let vaultKey = epoch.vault else { throw VaultError(.locked, "Joining a vault needs its vault key, which needs this vault unlocked.") }
-            try secrets.adoptVault(id: document.vaultID, vaultKey: vaultKey)
+            guard let vaultKey = history[1]?.vault else { throw VaultError(.locked, "Joining a vault needs its vault key, which needs this vault unlocked.") }
+            try secrets.adoptVault(id: document.vaultID, vaultKey: vaultKey, epochKeys: later)
+        } else {
+            for (number, key) in later { try secrets.addEpochKey(number, key: key) }
         }
         try RosterCache.save(objects, in: directory)
-        let binding = RemoteBinding(address: address, vaultID: document.vaultID, genesis: document.genesis, transportKeys: [epoch.epoch: epoch.transport],
+        let binding = RemoteBinding(address: address, vaultID: document.vaultID, genesis: document.genesis, transportKeys: history.mapValues(\.transport),
                                     requeuePending: requeue || adopting ? true : nil, conditionalWrites: conditionalWrites)
         try binding.save(in: directory)
         PendingJoin.remove(from: directory)
         try secrets.migrateDeviceOnlyItems()
+        try secrets.resealIfEpochChanged()
         return .joined(adopted: adopting)
     }
 }

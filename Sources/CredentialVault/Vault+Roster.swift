@@ -42,13 +42,14 @@ extension Vault {
     /// at once one gets the position and the other hears it is taken (nil) and tries again on
     /// the roster that holds. Returns the roster with it.
     static func append(_ object: [UInt8], to roster: RosterState, remote: any Remote) throws -> RosterState? {
+        // Verified first: an entry every other member would refuse is never written.
+        var next = roster
+        try next.append(object)
         do {
             _ = try remote.createOnly(RosterEntry.objectName(roster.length), bytes: object)
         } catch let error as ReplicationError where error.code == .nameConflict {
             return nil
         }
-        var next = roster
-        try next.append(object)
         return next
     }
 

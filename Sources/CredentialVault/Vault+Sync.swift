@@ -119,7 +119,7 @@ extension Vault {
             guard document.genesis == genesis else {
                 return .failure(ZoneProblem(.needsAttention, nil, "the remote's roster starts from another genesis than the one this device joined (it was reset or replaced); rebind with credctl remote set --merge"))
             }
-            let roster = try verifiedRoster(remote: remote, genesis: genesis).state
+            let (roster, objects) = try verifiedRoster(remote: remote, genesis: genesis)
             if roster.revoked[deviceID] != nil {
                 throw VaultError(.revoked, "This device was revoked from the vault; it keeps its local data, and syncs no more.",
                                  hint: "Join the vault again as a new device (credctl init --join with another --vault), if a member approves it.")
@@ -127,7 +127,12 @@ extension Vault {
             guard roster.members[deviceID] != nil else {
                 return .failure(ZoneProblem(.needsAttention, nil, "the remote's roster does not name this device as a member"))
             }
-            return .success(try objectSeal(binding: binding, roster: roster))
+            // Epochs started since the last sync: their keys are opened and kept, and (unlocked)
+            // this device's bodies move to the newest before any snapshot carries them.
+            let current = try catchUpEpochs(objects: objects, binding: binding)
+            if try current.keys().count != binding.keys().count { try current.save(in: directory) }
+            if secrets.isUnlocked { try secrets.resealIfEpochChanged() }
+            return .success(try objectSeal(binding: current, roster: roster))
         } catch let error as ReplicationError where error.code == .unreachable {
             return .failure(ZoneProblem(.localFallback, .unavailable, "remote unreachable: \(error.message)"))
         } catch let error as ReplicationError where error.code == .accessDenied {

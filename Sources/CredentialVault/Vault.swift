@@ -99,7 +99,17 @@ public final class Vault: Sendable {
     /// effort, as none of them is ever read.
     func unlock(with provider: KeyProvider) throws {
         try secrets.unlock(provider)
-        if hasRemote { try secrets.migrateDeviceOnlyItems() }
+        if let binding = try RemoteBinding.load(from: directory), binding.format == RemoteBinding.format {
+            // Vault keys of epochs learnt while locked are opened now, from the roster this device
+            // verified last; bodies then move to the newest epoch (once per epoch).
+            let objects = try RosterCache.load(from: directory)
+            if !objects.isEmpty, try DeviceKeyFile.load(from: directory) != nil {
+                let current = try catchUpEpochs(objects: objects, binding: binding)
+                if try current.keys().count != binding.keys().count { try current.save(in: directory) }
+            }
+            try secrets.migrateDeviceOnlyItems()
+            try secrets.resealIfEpochChanged()
+        }
         _ = try? secrets.sweepExternalBodies()
     }
 

@@ -94,3 +94,40 @@ extension RosterEntry {
         return RosterEntry(position: position, previous: self.previous, signer: signer, change: change)
     }
 }
+
+extension EpochKeys {
+    static let previousPurpose = SealPurpose(tag: 13, label: "credvault/v2/previous-epoch")
+
+    private static func previousContext(_ kind: String, epoch: UInt32) -> [UInt8] { Array("\(kind)\u{0}\(epoch)".utf8) }
+
+    /// `previous`'s keys, each sealed under this epoch's key of its kind: what an entry starting
+    /// this epoch carries, so a member given only the newest epoch reads all history.
+    public func sealing(previous: EpochKeys) throws -> RosterChange.PreviousKeys {
+        guard let vault, let previousVault = previous.vault, previous.epoch + 1 == epoch else {
+            throw MembershipError(.epochKeys, "An epoch carries the keys of the one before it, both whole.")
+        }
+        return RosterChange.PreviousKeys(
+            transport: try SealedBox.seal(previous.transport, key: transport, purpose: Self.previousPurpose, context: Self.previousContext("transport", epoch: previous.epoch)),
+            vault: try SealedBox.seal(previousVault, key: vault, purpose: Self.previousPurpose, context: Self.previousContext("vault", epoch: previous.epoch)))
+    }
+
+    /// The keys of the epoch before this one, out of `sealed` (the vault key only when this
+    /// epoch's vault key is held).
+    public func opening(previous sealed: RosterChange.PreviousKeys) throws -> EpochKeys {
+        let before = epoch - 1
+        do {
+            let transport = try SealedBox.open(sealed.transport, key: self.transport, purpose: Self.previousPurpose, context: Self.previousContext("transport", epoch: before))
+            let vault = try self.vault.map { try SealedBox.open(sealed.vault, key: $0, purpose: Self.previousPurpose, context: Self.previousContext("vault", epoch: before)) }
+            return EpochKeys(epoch: before, transport: transport, vault: vault)
+        } catch {
+            throw MembershipError(.epochKeys, "The keys of epoch \(before) carried by epoch \(epoch)'s entry do not open.")
+        }
+    }
+
+    /// Whether `keys` are exactly the ones `boxes` commits to (the vault key only when held).
+    public static func matches(_ keys: EpochKeys, _ boxes: EpochKeyBoxes) throws -> Bool {
+        guard keys.epoch == boxes.epoch, try commitment(keys.transport, epoch: keys.epoch, kind: "transport") == boxes.transportCommit else { return false }
+        guard let vault = keys.vault else { return true }
+        return try commitment(vault, epoch: keys.epoch, kind: "vault") == boxes.vaultCommit
+    }
+}

@@ -18,6 +18,9 @@ public struct RosterState: Sendable {
     public private(set) var members: [String: DevicePublicKeys]
     /// Revoked devices and their cutoffs.
     public private(set) var revoked: [String: [RosterChange.Cutoff]]
+    /// What the roster said of each revoked device while it was a member: its objects up to its
+    /// cutoffs still verify under these keys.
+    public private(set) var former: [String: DevicePublicKeys] = [:]
     public private(set) var authority: RosterChange.Authority
     public private(set) var epoch: UInt32
     /// Every id ever added: none is added twice.
@@ -92,6 +95,7 @@ public struct RosterState: Sendable {
                 guard next.members[revocation.device] != nil, revocation.device != entry.signer else {
                     throw Self.failure(position, "it revokes \(revocation.device), which is not another member")
                 }
+                next.former[revocation.device] = next.members[revocation.device]
                 next.members[revocation.device] = nil
                 next.revoked[revocation.device] = revocation.cutoffs
             }

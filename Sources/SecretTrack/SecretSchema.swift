@@ -42,5 +42,6 @@ enum SecretSchema {
         SyncTables.quarantineBoundsMigration,
         SecretStore.contextsMigration,
         RemovalLog.migration,
+        SecretStore.epochKeysMigration,
     ])
 }

@@ -17,20 +17,21 @@ extension SecretStore {
     /// opens stays as it was (it could not be read before either). Needs the store unlocked.
     /// Returns how many bodies were sealed again.
     @discardableResult
-    public func adoptVault(id newVaultID: String, vaultKey newKey: SecretBytes) throws -> Int {
+    public func adoptVault(id newVaultID: String, vaultKey newKey: SecretBytes, epochKeys: [UInt32: SecretBytes] = [:]) throws -> Int {
         let keys = try unlockedKeys()
+        let adopted = VaultKeys(deviceKey: keys.deviceKey, vaultKey: newKey, epochKeys: epochKeys)
         let resealed = try write("adopt the vault \(newVaultID)") { db -> Int in
             let items = try db.query(Self.selectItem + " WHERE availability = 'syncable'") { (Self.item($0), $0.blob(6) ?? []) }
             var count = 0
             for (item, column) in items {
                 guard let sealed = try sealedBody(column, of: item),
-                      let body = try? SealedBox.open(sealed, key: keys.vaultKey, purpose: Self.bodyPurpose, context: Self.context(item)) else { continue }
+                      let body = try? BodySeal.open(sealed, item: item, keys: keys) else { continue }
                 let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
                 let moved = SecretItem(reference: item.reference, availability: .syncable, pinned: item.pinned, incarnation: item.incarnation, version: version)
                 let written = try Self.writeContext(db, item.reference, version: version)
                 try db.run("UPDATE secret_items SET version_clock = ?, version_device = ?, sealed_body = ?, context = ? WHERE reference = ?",
                            [version.clock, version.device,
-                            try placeBody(try SealedBox.seal(body, key: newKey, purpose: Self.bodyPurpose, context: Self.context(moved)), of: moved, db),
+                            try placeBody(try BodySeal.seal(body, item: moved, keys: adopted), of: moved, db),
                             Self.stored(written, version: version), item.reference])
                 try Journal.record(db, JournalEntry(recordName: item.reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
                 count += 1
@@ -41,16 +42,17 @@ extension SecretStore {
                                          version: RecordVersion(clock: $0.uint64(3), device: $0.text(4) ?? "")), $0.blob(5) ?? [])
             }
             for (id, item, sealed) in kept {
-                guard let body = try? SealedBox.open(sealed, key: keys.vaultKey, purpose: Self.bodyPurpose, context: Self.context(item)) else { continue }
-                try db.run("UPDATE secret_conflicts SET sealed_body = ? WHERE id = ?",
-                           [try SealedBox.seal(body, key: newKey, purpose: Self.bodyPurpose, context: Self.context(item)), id])
+                guard let body = try? BodySeal.open(sealed, item: item, keys: keys) else { continue }
+                try db.run("UPDATE secret_conflicts SET sealed_body = ? WHERE id = ?", [try BodySeal.seal(body, item: item, keys: adopted), id])
             }
             let wrapped = try SealedBox.seal(newKey, key: keys.deviceKey, purpose: Self.adoptedKeyPurpose, context: adoptedKeyContext(newVaultID))
             try db.run("INSERT OR REPLACE INTO secret_meta (key, value) VALUES ('vault_id', ?), ('adopted_vault_key', ?)",
                        [newVaultID, Base64.encode(wrapped)])
+            try db.run("DELETE FROM secret_epoch_keys")
+            for (epoch, key) in epochKeys where epoch > 1 { try storeEpochKey(db, epoch: epoch, key: key, deviceKey: keys.deviceKey, vaultID: newVaultID) }
             return count
         }
-        self.keys.withLock { $0 = VaultKeys(deviceKey: keys.deviceKey, vaultKey: newKey) }
+        self.keys.withLock { $0 = adopted }
         vaultIdentity.withLock { $0 = newVaultID }
         return resealed
     }

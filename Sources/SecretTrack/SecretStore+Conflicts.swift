@@ -61,7 +61,7 @@ extension SecretStore {
                 INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body, context)
                 VALUES (?, ?, 0, ?, ?, ?, ?, ?)
                 """, [item.reference, item.availability.rawValue, item.incarnation, version.clock, version.device,
-                      try placeBody(try SealedBox.seal(body, key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item)), of: item, db),
+                      try placeBody(try BodySeal.seal(body, item: item, keys: keys), of: item, db),
                       Self.stored(written, version: version)])
             if item.availability == .syncable {
                 try Journal.record(db, JournalEntry(recordName: item.reference, kind: Self.itemKind, version: version, deleted: false, incarnation: item.incarnation))
@@ -82,7 +82,7 @@ extension SecretStore {
         else { throw SecretError(.absent, "There is no conflict \(id).", hint: "List them with: credctl conflicts list") }
         let lost = conflict.lost
         do {
-            return (conflict, try SealedBox.open(sealed, key: keys.key(for: lost.availability), purpose: Self.bodyPurpose, context: Self.context(lost)))
+            return (conflict, try BodySeal.open(sealed, item: lost, keys: keys))
         } catch {
             throw SecretError(.authenticationFailed, "The kept version \(id) of \(lost.reference) does not open (damaged, or sealed under a key this vault no longer has).")
         }

@@ -3,7 +3,6 @@ import SQLite
 import Sodium
 
 extension SecretStore {
-    static let bodyPurpose = SealPurpose(tag: 1, label: "credvault/v1/secret-body")
     static let itemKind = "secret"
     static let selectItem = "SELECT reference, availability, pinned, incarnation, version_clock, version_device, sealed_body, context FROM secret_items"
 
@@ -29,7 +28,7 @@ extension SecretStore {
                 item = SecretItem(reference: reference, availability: availability, pinned: false,
                                   incarnation: try Self.incarnation(after: try lastIncarnation(db, reference) ?? 0, of: reference), version: version)
             }
-            let sealed = try SealedBox.seal(body, key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item))
+            let sealed = try BodySeal.seal(body, item: item, keys: keys)
             let written = try Self.writeContext(db, reference, version: version)
             try db.run("""
                 INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body, context)
@@ -67,7 +66,7 @@ extension SecretStore {
                               hint: "It was removed or changed there (or the keyring was reset); set the secret again.")
         }
         do {
-            return try SealedBox.open(sealed, key: keys.key(for: item.availability), purpose: Self.bodyPurpose, context: Self.context(item))
+            return try BodySeal.open(sealed, item: item, keys: keys)
         } catch let error as SodiumError {
             throw SecretError(.authenticationFailed, "The stored secret \(reference) failed authentication: \(error.message)",
                               hint: "The secrets database was altered or damaged; restore it from a backup or set the secret again.")

@@ -30,15 +30,15 @@ extension SecretStore {
                       let sealed = try sealedBody(column, of: item) else { return false }
                 let body: SecretBytes
                 do {
-                    body = try SealedBox.open(sealed, key: keys.deviceKey, purpose: Self.bodyPurpose, context: Self.context(item))
+                    body = try BodySeal.open(sealed, item: item, keys: keys)
                 } catch {
                     // A body that does not open stays where it is; read reports it.
                     return false
                 }
                 let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
                 let syncable = SecretItem(reference: reference, availability: .syncable, pinned: false, incarnation: item.incarnation, version: version)
-                let resealed = try SealedBox.seal(body, key: keys.vaultKey, purpose: Self.bodyPurpose, context: Self.context(syncable))
-                guard try SealedBox.open(resealed, key: keys.vaultKey, purpose: Self.bodyPurpose, context: Self.context(syncable)) == body else {
+                let resealed = try BodySeal.seal(body, item: syncable, keys: keys)
+                guard try BodySeal.open(resealed, item: syncable, keys: keys) == body else {
                     throw SecretError(.authenticationFailed, "Sealing \(reference) under the vault key did not give back the same secret; it stays device-only.")
                 }
                 try db.run("""

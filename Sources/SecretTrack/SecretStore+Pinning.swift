@@ -21,7 +21,7 @@ extension SecretStore {
             guard let sealed = try sealedBody(column ?? [], of: item) else {
                 throw SecretError(.authenticationFailed, "The desktop keyring no longer holds the secret \(reference) as this vault stored it.")
             }
-            let body = try SealedBox.open(sealed, key: keys.vaultKey, purpose: Self.bodyPurpose, context: Self.context(item))
+            let body = try BodySeal.open(sealed, item: item, keys: keys)
             let deletion = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
             let context = try Self.writeContext(db, reference, version: deletion)
             try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device, context) VALUES (?, ?, ?, ?, ?)",
@@ -34,7 +34,7 @@ extension SecretStore {
                 INSERT OR REPLACE INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body)
                 VALUES (?, 'deviceOnly', 1, ?, ?, ?, ?)
                 """, [reference, pinned.incarnation, version.clock, version.device,
-                      try placeBody(try SealedBox.seal(body, key: keys.deviceKey, purpose: Self.bodyPurpose, context: Self.context(pinned)), of: pinned, db)])
+                      try placeBody(try BodySeal.seal(body, item: pinned, keys: keys), of: pinned, db)])
             try db.run("DELETE FROM migration_copies WHERE reference = ?", [reference])
             return pinned
         }

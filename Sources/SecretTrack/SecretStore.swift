@@ -100,7 +100,7 @@ public final class SecretStore: Sendable {
             throw SecretError(.wrongKey, "This vault does not unlock with a \(provider.kind.noun).",
                               hint: "It unlocks with: \(kinds).")
         }
-        let opened = try applyingAdoption(to: try slot.open(with: provider, storeID: storeID))
+        let opened = try addingEpochKeys(to: try applyingAdoption(to: try slot.open(with: provider, storeID: storeID)))
         keys.withLock { $0 = opened }
     }
 

@@ -169,7 +169,6 @@ public struct SecretZone: SQLiteZoneStore {
 
     /// A body this build could open once unlocked: the sealed-body header and minimum length.
     static func looksSealed(_ payload: [UInt8]) -> Bool {
-        payload.count >= SealedBox.overhead && payload[0] == 0x43 && payload[1] == 0x56 && payload[2] == SealedBox.formatVersion
-            && payload[3] == SecretStore.bodyPurpose.tag
+        BodySeal.looksSealed(payload)
     }
 }

@@ -32,8 +32,9 @@ final class SecretAdoptionTests: SecretTestCase {
         XCTAssertEqual(try zone.pendingChanges(limit: 10).map(\.recordName), [syncable], "journaled; the device-only body stays home")
         let envelope = try XCTUnwrap(try zone.pendingChanges(limit: 10).first)
         let sealed = try XCTUnwrap(SecretPayload.decode(envelope.payload, version: envelope.version)?.sealed)
-        XCTAssertEqual(try SealedBox.open(sealed, key: newKey, purpose: SecretStore.bodyPurpose, context: SecretStore.context(after)),
+        XCTAssertEqual(try BodySeal.open(sealed, item: after, keys: VaultKeys(deviceKey: try .random(count: 32), vaultKey: newKey)),
                        try Self.secret(Array("shared".utf8)), "sealed under the adopted key")
+        XCTAssertEqual(BodySeal.epoch(of: sealed), 1, "in epoch 1, padded")
 
         let reopened = try SecretStore.open(at: databasePath)
         XCTAssertEqual(reopened.vaultID, otherVault)

@@ -3,7 +3,7 @@ import CredentialVault
 struct DeviceListCommand: Command {
     static let spec = CommandSpec(
         path: ["device", "list"],
-        overview: "List the vault's devices, as each announced itself when it first synced.",
+        overview: "List the vault's devices as the roster this device verified last gives them (sync first for the newest): name, id, state (member or revoked), how each joined, and who revoked it; the vault's epoch. Without a remote, the devices as each announced itself when it first synced.",
         usage: ["device list [--json]"],
         options: [],
         positionals: 0...0,
@@ -14,6 +14,24 @@ struct DeviceListCommand: Command {
 
     func run(_ context: Context) throws {
         let vault = try context.openVault()
+        let roster = try vault.rosterDevices()
+        guard !roster.isEmpty else { return try announced(vault, context) }
+        if context.json {
+            Output.json(.object([("epoch", .optional(vault.currentEpoch.map { Int($0) })), ("devices", .array(roster.map { device in
+                .object([("id", .string(device.id)), ("name", .optional(device.name)), ("state", .string(device.state.rawValue)),
+                         ("joined", .string(device.joined)), ("revoked_by", .optional(device.revokedBy)), ("this_device", .bool(device.isThisDevice))])
+            }))]))
+            return
+        }
+        Output.out(Table.render(["NAME", "ID", "STATE", "JOINED", ""], roster.map { device in
+            [device.name ?? "(name not readable)", device.id, device.state == .revoked ? "revoked by \(device.revokedBy ?? "?")" : "member", device.joined,
+             device.isThisDevice ? "this device" : ""]
+        }))
+        if let epoch = vault.currentEpoch { Output.out("Epoch: \(epoch)\n") }
+    }
+
+    /// A vault with no remote of format 2: the devices announced in the config zone.
+    private func announced(_ vault: Vault, _ context: Context) throws {
         let devices = try vault.devices()
         if context.json {
             Output.json(.object([("devices", .array(devices.map { device in

@@ -48,13 +48,20 @@ extension ZoneEngine {
         }
     }
 
-    /// The published cursors of every other device heard from within `retireAfter`. Cursors
+    /// The published cursors of every other device heard from within `retireAfter` and not
+    /// revoked. Cursors
     /// that do not open, or are gone by the time they are read (their device has just
     /// published newer ones), count as nothing read: they hold collection back, never speed it up.
     private func liveCursors(_ listing: ZoneListing, now: UInt64) throws -> [[String: UInt64]] {
         try listing.newestCursors.values.filter { $0.device != store.deviceID }.compactMap { name in
             guard let bytes = try readObject(name.objectName(zone: store.zone)) else { return [:] }
-            guard let published = try? CompactionCodec.openCursors(bytes, zone: store.zone, device: name.device, number: name.number, with: seal) else {
+            let published: PublishedCursors
+            do {
+                published = try CompactionCodec.openCursors(bytes, zone: store.zone, device: name.device, number: name.number, with: seal)
+            } catch let error as ReplicationError where error.code == .revokedWriter {
+                // A revoked device reads nothing any more: it holds nothing back.
+                return nil
+            } catch {
                 return [:]
             }
             let silent = now > published.writtenAt ? now - published.writtenAt : 0

@@ -1,0 +1,47 @@
+import Membership
+
+extension Vault {
+    /// The vault's devices as the roster this device verified last gives them, in roster order
+    /// (no remote is read: run sync first for the newest). Empty without a remote of format 2.
+    public func rosterDevices() throws(VaultError) -> [DeviceSummary] {
+        try VaultError.wrapping {
+            guard let binding = try RemoteBinding.load(from: directory), binding.format == RemoteBinding.format else { return [] }
+            let objects = try RosterCache.load(from: directory)
+            guard let first = objects.first else { return [] }
+            var roster = try RosterState(genesis: first, pinned: try binding.pinnedGenesis())
+            for object in objects.dropFirst() { try roster.append(object) }
+            let names = try Self.memberNames(roster: roster, binding: binding)
+            func label(_ id: String) -> String { names[id].map { "\($0) (\(id))" } ?? id }
+            var devices: [DeviceSummary] = []
+            var revokedBy: [String: String] = [:]
+            for object in objects {
+                let entry = try RosterObjects.entry(of: object)
+                if case .revoke(let revoked, _, _, _) = entry.change { for device in revoked { revokedBy[device.device] = entry.signer } }
+            }
+            for object in objects {
+                let entry = try RosterObjects.entry(of: object)
+                let id: String, joined: String
+                switch entry.change {
+                case .genesis(_, let creator, _, _): (id, joined) = (creator.id, "created the vault")
+                case .add(let device, _, _): (id, joined) = (device.id, entry.signer.isEmpty ? "recovery key" : "approved by \(label(entry.signer))")
+                default: continue
+                }
+                devices.append(DeviceSummary(id: id, name: names[id], state: roster.members[id] != nil ? .member : .revoked, joined: joined,
+                                             revokedBy: revokedBy[id].map(label), isThisDevice: id == deviceID))
+            }
+            return devices
+        }
+    }
+
+    /// The newest epoch of the roster this device verified last.
+    public var currentEpoch: UInt32? {
+        guard let binding = try? RemoteBinding.load(from: directory), let keys = try? binding.keys() else { return nil }
+        return keys.keys.max()
+    }
+
+    /// What a revoked device could read: every synced reference this device knows (live,
+    /// deleted, kept as a conflict), never a value.
+    public func exposedReferences() throws(VaultError) -> [String] {
+        try VaultError.wrapping { try secrets.syncedReferences() }
+    }
+}

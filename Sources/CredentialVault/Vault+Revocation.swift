@@ -1,0 +1,132 @@
+import ConfigTrack
+import Membership
+import Replication
+import SecretTrack
+import Sodium
+
+/// Starting an epoch (docs/devices.md, "Revocation and rotation"): `vault rotate` for the same
+/// members, `device revoke` without the devices revoked — one roster entry either way, so a crash
+/// can never leave a revoked device holding the current epoch.
+extension Vault {
+    /// Revokes `device` (an id, or the name the roster gives it): appends a `revoke` entry with
+    /// its cutoffs (its newest batch in each zone this device has read — sync first) and a new
+    /// epoch boxed to every remaining member and the recovery key, then seals this device's
+    /// bodies in it. A device that joined with the recovery key knows it: the same entry then
+    /// replaces the recovery key, and the new one is returned (to be shown once). Returns the
+    /// device revoked. Needs the vault unlocked.
+    public func revokeDevice(_ device: String) throws(VaultError) -> (device: String, recoveryKey: RecoveryKey?) {
+        try VaultError.wrapping {
+            try directory.withExclusiveLock {
+                let member = try boundMember()
+                let subject = try Self.member(named: device, in: member.roster, objects: member.objects, reader: try deviceKeys(), binding: try requireBinding())
+                guard subject != deviceID else {
+                    throw VaultError(.invalidInput, "A device cannot revoke itself.", hint: "Revoke it from another device of the vault.")
+                }
+                let joinedWithRecoveryKey = try member.objects.contains { object in
+                    let entry = try RosterObjects.entry(of: object)
+                    if case .add(let added, _, _) = entry.change { return added.id == subject && entry.signer == EpochKeyBoxes.recoveryRecipient }
+                    return false
+                }
+                let recoveryKey = joinedWithRecoveryKey ? try RecoveryKey.generate() : nil
+                try startEpoch(revoking: [subject], newRecoveryKey: recoveryKey)
+                return (subject, recoveryKey)
+            }
+        }
+    }
+
+    /// Starts a new epoch for the same members (`credctl vault rotate`). Returns its number.
+    public func rotateVaultKeys() throws(VaultError) -> UInt32 {
+        try VaultError.wrapping { try directory.withExclusiveLock { try startEpoch(revoking: [], newRecoveryKey: nil) } }
+    }
+
+    private func requireBinding() throws -> RemoteBinding {
+        guard let binding = try RemoteBinding.load(from: directory) else { throw VaultError(.noRemote, "This vault has no remote.", hint: "Set one with: credctl remote set DIR") }
+        return binding
+    }
+
+    @discardableResult
+    private func startEpoch(revoking subjects: [String], newRecoveryKey: RecoveryKey?) throws -> UInt32 {
+        guard secrets.isUnlocked else {
+            throw VaultError(.locked, "Starting an epoch boxes new keys to every member, which needs the vault unlocked.", hint: "Unlock it with its passphrase or key file.")
+        }
+        let keys = try deviceKeys()
+        let deviceKey = try secrets.deviceKey()
+        let rosterKey = try keys.rosterKey(deviceKey: deviceKey)
+        for _ in 0..<8 {
+            var binding = try requireBinding()
+            let member = try boundMember()
+            binding = try catchUpEpochs(objects: member.objects, binding: binding)
+            let current = try Self.currentEpochKeys(in: member.objects, roster: member.roster, recipient: deviceID, syncBox: keys.syncBox,
+                                                    vaultBox: try keys.vaultBox(deviceKey: deviceKey))
+            guard let currentVault = current.vault else { throw VaultError(.locked, "The current epoch's vault key did not open.") }
+            let next = try EpochKeys.generate(epoch: member.roster.epoch + 1)
+            let replacement = try newRecoveryKey.map { try $0.authority() }
+            let authority = replacement.map { RosterChange.Authority(signing: $0.signing.publicKey, box: $0.box.publicKey) } ?? member.roster.authority
+            let recipients = member.roster.members.values.filter { !subjects.contains($0.id) }
+                .map { EpochKeys.Recipient(id: $0.id, syncBox: $0.syncBox, vaultBox: $0.vaultBox) }
+                + [EpochKeys.Recipient(id: EpochKeyBoxes.recoveryRecipient, syncBox: authority.box, vaultBox: authority.box)]
+            let boxes = try next.boxes(to: recipients)
+            let previous = try next.sealing(previous: current)
+            let unproved: RosterChange = subjects.isEmpty ? .rotate(keys: boxes, previous: previous)
+                : .revoke(devices: try subjects.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { try revocation(of: $0, remote: member.remote) },
+                          keys: boxes, previous: previous, recovery: replacement == nil ? nil : authority)
+            let draft = RosterEntry(position: member.roster.length, previous: member.roster.head, signer: deviceID, change: unproved)
+            let proof = try EpochKeys.proof(of: draft, previousVault: currentVault)
+            let change: RosterChange
+            switch unproved {
+            case .rotate(let keys, let previous): change = .rotate(keys: keys.proved(proof), previous: previous)
+            case .revoke(let devices, let keys, let previous, let recovery): change = .revoke(devices: devices, keys: keys.proved(proof), previous: previous, recovery: recovery)
+            default: change = unproved
+            }
+            let object = RosterObjects.next(change, after: member.roster, signer: deviceID, key: rosterKey)
+            guard try Self.append(object, to: member.roster, remote: member.remote) != nil else { continue }
+            Failpoint.hit("epoch.after-entry")
+            try RosterCache.save(member.objects + [object], in: directory)
+            try secrets.addEpochKey(next.epoch, key: try requireVaultKey(next.vault))
+            try binding.adding([next.epoch: next.transport]).save(in: directory)
+            try secrets.resealIfEpochChanged()
+            return next.epoch
+        }
+        throw VaultError(.conflict, "The roster kept changing while this device started an epoch.", hint: "Try again.")
+    }
+
+    private func requireVaultKey(_ key: SecretBytes?) throws -> SecretBytes {
+        guard let key else { throw VaultError(.corrupt, "A new epoch has no vault key.") }
+        return key
+    }
+
+    /// A device's cutoffs: in each zone, its newest batch this device has read (the cursor), and
+    /// the hash of that object as the remote holds it (zeros when it was collected).
+    private func revocation(of device: String, remote: any Remote) throws -> RosterChange.Revocation {
+        var cutoffs: [RosterChange.Cutoff] = []
+        for (zone, store) in [("config", ConfigZone(store: config) as any ZoneStore), ("secrets", SecretZone(store: secrets) as any ZoneStore)] {
+            let sequence = try store.syncState().cursors[device] ?? 0
+            let bytes = sequence > 0 ? try remote.get(Batch.objectName(zone: zone, device: device, sequence: sequence)) : nil
+            cutoffs.append(RosterChange.Cutoff(zone: zone, sequence: sequence, batchHash: bytes.map { GenericHash.hash($0) } ?? [UInt8](repeating: 0, count: SignedFrame.hashCount)))
+        }
+        return RosterChange.Revocation(device: device, cutoffs: cutoffs)
+    }
+
+    /// The member `text` names: its id, or the name the roster gives it (one member only).
+    static func member(named text: String, in roster: RosterState, objects: [[UInt8]], reader: DeviceKeys, binding: RemoteBinding) throws -> String {
+        if roster.members[text] != nil { return text }
+        let names = try memberNames(roster: roster, binding: binding)
+        let matching = names.filter { $0.value == text }.map(\.key)
+        guard let only = matching.first else {
+            if roster.revoked[text] != nil { throw VaultError(.conflict, "Device \(text) was revoked already.") }
+            throw VaultError(.notFound, "No member of this vault is called or numbered '\(text)'.", hint: "List them with: credctl device list")
+        }
+        guard matching.count == 1 else { throw VaultError(.conflict, "\(matching.count) members are called '\(text)'.", hint: "Give the device id instead: credctl device list") }
+        return only
+    }
+
+    /// Each member's name, opened with the transport keys this device holds.
+    static func memberNames(roster: RosterState, binding: RemoteBinding) throws -> [String: String] {
+        let keys = try binding.keys()
+        var names: [String: String] = [:]
+        for (id, device) in roster.members.merging(roster.former, uniquingKeysWith: { current, _ in current }) {
+            names[id] = keys.values.lazy.compactMap { DeviceName.open(device.sealedName, id: id, transportKey: $0) }.first
+        }
+        return names
+    }
+}

@@ -1,0 +1,108 @@
+import Replication
+import SQLite
+import Sodium
+
+/// The vault keys of epochs after the first (docs/devices.md, "Epochs on data"): each kept
+/// sealed under this device's key, loaded at unlock, and the every-launch reseal that moves
+/// syncable bodies to the newest epoch this device holds.
+extension SecretStore {
+    static let epochKeyPurpose = SealPurpose(tag: 12, label: "credvault/v2/epoch-vault-key")
+
+    static let epochKeysMigration = Migration("secrets: vault keys of later epochs") { db in
+        try db.execute("CREATE TABLE secret_epoch_keys (epoch INTEGER PRIMARY KEY CHECK (epoch >= 2), sealed BLOB NOT NULL)")
+    }
+
+    private static func epochKeyContext(storeID: String, vaultID: String, epoch: UInt32) -> [UInt8] { Array("\(storeID)\u{0}\(vaultID)\u{0}\(epoch)".utf8) }
+
+    func storeEpochKey(_ db: Connection, epoch: UInt32, key: SecretBytes, deviceKey: SecretBytes, vaultID: String) throws {
+        let sealed = try SealedBox.seal(key, key: deviceKey, purpose: Self.epochKeyPurpose, context: Self.epochKeyContext(storeID: storeID, vaultID: vaultID, epoch: epoch))
+        try db.run("INSERT OR REPLACE INTO secret_epoch_keys (epoch, sealed) VALUES (?, ?)", [Int64(epoch), sealed])
+    }
+
+    /// The keys a slot opened, with the vault keys of later epochs added.
+    func addingEpochKeys(to opened: VaultKeys) throws -> VaultKeys {
+        var keys = opened
+        let vaultID = vaultIdentity.withLock { $0 }
+        for (epoch, sealed) in try read("read the epoch keys", { db in try db.query("SELECT epoch, sealed FROM secret_epoch_keys") { (UInt32($0.int64(0)), $0.blob(1) ?? []) } }) {
+            guard let key = try? SealedBox.open(sealed, key: opened.deviceKey, purpose: Self.epochKeyPurpose,
+                                                context: Self.epochKeyContext(storeID: storeID, vaultID: vaultID, epoch: epoch)) else {
+                throw SecretError(.authenticationFailed, "The vault key of epoch \(epoch) kept on this device is damaged.")
+            }
+            keys.epochKeys[epoch] = key
+        }
+        return keys
+    }
+
+    /// The epochs whose vault keys this device holds (1 always, with the store unlocked).
+    public func heldEpochs() throws -> Set<UInt32> { Set([1] + Array(try unlockedKeys().epochKeys.keys)) }
+
+    /// Epoch 1's vault key, or the key of `epoch`, for boxing it to another device. Needs the store unlocked.
+    public func vaultKey(epoch: UInt32) throws -> SecretBytes? { try unlockedKeys().vaultKey(epoch: epoch) }
+
+    /// Keeps the vault key of a later `epoch` (sealed under the device key); new syncable bodies
+    /// are sealed in the newest one from now on. Needs the store unlocked.
+    public func addEpochKey(_ epoch: UInt32, key: SecretBytes) throws {
+        guard epoch >= 2 else { return }
+        let keys = try unlockedKeys()
+        try write("keep the vault key of epoch \(epoch)") { db in
+            try storeEpochKey(db, epoch: epoch, key: key, deviceKey: keys.deviceKey, vaultID: vaultIdentity.withLock { $0 })
+        }
+        self.keys.withLock { $0?.epochKeys[epoch] = key }
+    }
+
+    /// `resealToNewestEpoch` when the newest epoch held is not the one the last complete reseal
+    /// reached (so every unlock costs one read once it is done).
+    public func resealIfEpochChanged() throws {
+        let newest = try unlockedKeys().newestEpoch
+        let done = try read("read the resealed epoch") { db in try db.queryFirst("SELECT value FROM secret_meta WHERE key = 'resealed_epoch'") { $0.text(0) } } ?? nil
+        guard done != String(newest) else { return }
+        try resealToNewestEpoch()
+        try write("note the resealed epoch") { db in try db.run("INSERT OR REPLACE INTO secret_meta (key, value) VALUES ('resealed_epoch', ?)", [String(newest)]) }
+    }
+
+    /// Seals every syncable body (and kept losing version) not in the newest epoch this device
+    /// holds again in it: same version and write context (it is not an edit), one transaction per
+    /// body, so it is idempotent, resumable after a crash, and a no-op once done. The next
+    /// snapshot carries the resealed bodies, and compaction then collects the batches that held
+    /// the old ones. Returns how many bodies were sealed again. Needs the store unlocked.
+    @discardableResult
+    public func resealToNewestEpoch() throws -> Int {
+        let keys = try unlockedKeys()
+        let newest = keys.newestEpoch
+        let stale = try read("find bodies of older epochs") { db in
+            try db.query(Self.selectItem + " WHERE availability = 'syncable'") { (Self.item($0), $0.blob(6) ?? []) }
+        }.filter { item, column in
+            guard let sealed = try? sealedBody(column, of: item) else { return false }
+            // A body sealed before epochs (unpadded) is sealed again too, even in epoch 1.
+            return BodySeal.epoch(of: sealed) != newest
+        }
+        var count = 0
+        for (item, _) in stale {
+            let done = try write("seal \(item.reference) in epoch \(newest)") { db -> Bool in
+                // Read again inside the transaction: another process may have changed it meanwhile.
+                guard case (.present(let current), let column?) = try state(db, item.reference), current == item,
+                      let sealed = try sealedBody(column, of: current), let body = try? BodySeal.open(sealed, item: current, keys: keys) else { return false }
+                try db.run("UPDATE secret_items SET sealed_body = ? WHERE reference = ?", [try placeBody(try BodySeal.seal(body, item: current, keys: keys), of: current, db), item.reference])
+                return true
+            }
+            if done { count += 1 }
+        }
+        return count
+    }
+}
+
+extension SecretStore {
+    /// Every reference a body of which went through the remote as far as this device knows:
+    /// syncable secrets, deleted ones (their markers) and kept losing versions — what a device
+    /// that held the vault's keys could have read (`device revoke`'s exposure report). Sorted.
+    public func syncedReferences() throws -> [String] {
+        try read("list the synced references") { db in
+            try db.query("""
+                SELECT reference FROM secret_items WHERE availability = 'syncable'
+                UNION SELECT reference FROM deletion_markers
+                UNION SELECT reference FROM secret_conflicts WHERE availability = 'syncable'
+                ORDER BY reference
+                """) { $0.text(0) ?? "" }
+        }
+    }
+}
