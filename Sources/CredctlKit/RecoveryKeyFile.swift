@@ -21,7 +21,7 @@ enum RecoveryKeyFile {
     /// `besideJSON`: standard output carries a JSON document, so the words go to standard error
     /// (and the key too, when no file is given).
     static func deliver(_ key: RecoveryKey, to path: String?, besideJSON: Bool = false) throws {
-        let say: (String) -> Void = besideJSON ? Output.err : Output.out
+        func say(_ text: String) { if besideJSON { Output.err(text) } else { Output.out(text) } }
         if let path {
             try PrivateOutputFile.write(try key.printable(), to: path, replace: false)
             say("The recovery key is in \(path) (mode 0600). Keep it offline: with it, a device joins this vault without any other.\n")
