@@ -27,7 +27,7 @@ enum RecoveryKeyFile {
             say("The recovery key is in \(path) (mode 0600). Keep it offline: with it, a device joins this vault without any other.\n")
             return
         }
-        say("Recovery key (shown once; keep it offline — with it, a device joins this vault without any other):\n")
+        say("Recovery key (shown once; keep it offline: with it, a device joins this vault without any other):\n")
         if besideJSON { Output.secretToStandardError(try key.printable()) } else { Output.secret(try key.printable()) }
     }
 }

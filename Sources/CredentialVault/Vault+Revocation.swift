@@ -28,7 +28,7 @@ extension Vault {
                     return false
                 }
                 let recoveryKey = joinedWithRecoveryKey ? try RecoveryKey.generate() : nil
-                try startEpoch(revoking: [subject], newRecoveryKey: recoveryKey)
+                try startEpoch(.revoke([subject], newRecoveryKey: recoveryKey))
                 return (subject, recoveryKey)
             }
         }
@@ -36,7 +36,40 @@ extension Vault {
 
     /// Starts a new epoch for the same members (`credctl vault rotate`). Returns its number.
     public func rotateVaultKeys() throws(VaultError) -> UInt32 {
-        try VaultError.wrapping { try directory.withExclusiveLock { try startEpoch(revoking: [], newRecoveryKey: nil) } }
+        try VaultError.wrapping { try directory.withExclusiveLock { try startEpoch(.rotate) } }
+    }
+
+    /// Replaces the recovery key (`credctl recovery-key rotate`): a `recovery` entry naming the
+    /// new key's authority and starting an epoch the old key is not given, so the old key adds
+    /// no device and opens nothing from now on. Returns the new key, to be shown once.
+    public func rotateRecoveryKey() throws(VaultError) -> RecoveryKey {
+        try VaultError.wrapping {
+            try directory.withExclusiveLock {
+                let key = try RecoveryKey.generate()
+                try startEpoch(.recovery(key))
+                return key
+            }
+        }
+    }
+
+    /// What an entry that starts an epoch does besides.
+    private enum EpochStart {
+        case rotate
+        case revoke([String], newRecoveryKey: RecoveryKey?)
+        case recovery(RecoveryKey)
+
+        var subjects: [String] {
+            if case .revoke(let subjects, _) = self { return subjects }
+            return []
+        }
+
+        var newRecoveryKey: RecoveryKey? {
+            switch self {
+            case .rotate: nil
+            case .revoke(_, let key): key
+            case .recovery(let key): key
+            }
+        }
     }
 
     private func requireBinding() throws -> RemoteBinding {
@@ -45,7 +78,8 @@ extension Vault {
     }
 
     @discardableResult
-    private func startEpoch(revoking subjects: [String], newRecoveryKey: RecoveryKey?) throws -> UInt32 {
+    private func startEpoch(_ start: EpochStart) throws -> UInt32 {
+        let subjects = start.subjects
         guard secrets.isUnlocked else {
             throw VaultError(.locked, "Starting an epoch boxes new keys to every member, which needs the vault unlocked.", hint: "Unlock it with its passphrase or key file.")
         }
@@ -60,23 +94,29 @@ extension Vault {
                                                     vaultBox: try keys.vaultBox(deviceKey: deviceKey))
             guard let currentVault = current.vault else { throw VaultError(.locked, "The current epoch's vault key did not open.") }
             let next = try EpochKeys.generate(epoch: member.roster.epoch + 1)
-            let replacement = try newRecoveryKey.map { try $0.authority() }
+            let replacement = try start.newRecoveryKey.map { try $0.authority() }
             let authority = replacement.map { RosterChange.Authority(signing: $0.signing.publicKey, box: $0.box.publicKey) } ?? member.roster.authority
             let recipients = member.roster.members.values.filter { !subjects.contains($0.id) }
                 .map { EpochKeys.Recipient(id: $0.id, syncBox: $0.syncBox, vaultBox: $0.vaultBox) }
                 + [EpochKeys.Recipient(id: EpochKeyBoxes.recoveryRecipient, syncBox: authority.box, vaultBox: authority.box)]
             let boxes = try next.boxes(to: recipients)
             let previous = try next.sealing(previous: current)
-            let unproved: RosterChange = subjects.isEmpty ? .rotate(keys: boxes, previous: previous)
-                : .revoke(devices: try subjects.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { try revocation(of: $0, remote: member.remote) },
-                          keys: boxes, previous: previous, recovery: replacement == nil ? nil : authority)
+            let unproved: RosterChange
+            switch start {
+            case .rotate: unproved = .rotate(keys: boxes, previous: previous)
+            case .recovery: unproved = .recovery(authority: authority, keys: boxes, previous: previous)
+            case .revoke:
+                unproved = .revoke(devices: try subjects.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { try revocation(of: $0, remote: member.remote) },
+                                   keys: boxes, previous: previous, recovery: replacement == nil ? nil : authority)
+            }
             let draft = RosterEntry(position: member.roster.length, previous: member.roster.head, signer: deviceID, change: unproved)
             let proof = try EpochKeys.proof(of: draft, previousVault: currentVault)
             let change: RosterChange
             switch unproved {
             case .rotate(let keys, let previous): change = .rotate(keys: keys.proved(proof), previous: previous)
             case .revoke(let devices, let keys, let previous, let recovery): change = .revoke(devices: devices, keys: keys.proved(proof), previous: previous, recovery: recovery)
-            default: change = unproved
+            case .recovery(let authority, let keys, let previous): change = .recovery(authority: authority, keys: keys.proved(proof), previous: previous)
+            case .genesis, .add: change = unproved
             }
             let object = RosterObjects.next(change, after: member.roster, signer: deviceID, key: rosterKey)
             guard try Self.append(object, to: member.roster, remote: member.remote) != nil else { continue }

@@ -4,7 +4,7 @@ import Glibc
 struct DeviceRevokeCommand: Command {
     static let spec = CommandSpec(
         path: ["device", "revoke"],
-        overview: "Shut a device out of the vault (a lost or stolen laptop): after syncing, append its revocation with its cutoffs and a new epoch whose keys every other member and the recovery key get and it does not; seal this device's secrets in the new epoch, and sync. Its objects written after the cutoffs are refused by every member. Prints the exposure report: every secret it could read (change each at its source) — never a value. On a terminal you are asked first, unless --yes.",
+        overview: "Shut a device out of the vault (a lost or stolen laptop): after syncing, append its revocation with its cutoffs and a new epoch whose keys every other member and the recovery key get and it does not; seal this device's secrets in the new epoch, and sync. Its objects written after the cutoffs are refused by every member. Prints the exposure report: every secret it could read (change each at its source); never a value. On a terminal you are asked first, unless --yes.",
         usage: ["device revoke ID|NAME [--yes] [--json] [--recovery-key-file FILE]"],
         options: [.init(name: "--yes", value: nil, help: "Do not ask; revoke at once."),
                   .init(name: "--recovery-key-file", value: "FILE", help: "When the device joined with the recovery key (so its holder knows it), the key is replaced: write the new one to FILE (a new file, mode 0600) instead of showing it.")],
@@ -47,7 +47,7 @@ struct DeviceRevokeCommand: Command {
             return
         }
         Output.out("Revoked \"\(device.name ?? revoked)\" (\(revoked)); the vault is in epoch \(vault.currentEpoch.map(String.init) ?? "?") now, which it does not hold.\n")
-        Output.out("It could read all config (hosts, user names, forwards) up to now, and these \(references.count) secrets — change this at its source:\n")
+        Output.out("It could read all config (hosts, user names, forwards) up to now, and these \(references.count) secrets: change this at its source:\n")
         for reference in references { Output.out("  \(vault.describeSecret(reference))  (\(reference))\n") }
     }
 }
