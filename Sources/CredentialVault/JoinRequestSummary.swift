@@ -11,6 +11,8 @@ public struct JoinRequestSummary: Sendable, Equatable {
     public let code: String
     /// When the request expires (Unix seconds).
     public let expires: Int64
+    /// Approved already; the joining device has not confirmed yet.
+    public let approved: Bool
 }
 
 extension String {

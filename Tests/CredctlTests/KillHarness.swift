@@ -23,7 +23,7 @@ struct KillHarness {
     private(set) var operations = 0
     private(set) var kills = 0
     private(set) var failpointKills = 0
-    private(set) var violations: [String] = []
+    var violations: [String] = []
     /// Kills by operation (`host add`, `sync --compact`, …) and by where they landed.
     private(set) var killsByOperation: [String: Int] = [:]
     private(set) var killsByPhase: [KilledProcess.Phase: Int] = [:]
@@ -31,10 +31,18 @@ struct KillHarness {
     /// operation really takes rather than bunched in process start-up.
     private var durations: [String: [Double]] = [:]
     private(set) var secondWriters = 0
+    /// Devices that join by approval and are revoked again (`KillHarness+Membership`): how to make
+    /// one, and the `init --join` arguments that name the remote.
+    let joiner: (String) -> CredctlRunner
+    let joinArguments: [String]
+    var joiners = 0
+    var rotations = 0
 
-    init(devices: [CredctlRunner], keyFiles: [(path: String, bytes: [UInt8])], seed: UInt64) {
+    init(devices: [CredctlRunner], keyFiles: [(path: String, bytes: [UInt8])], seed: UInt64, joiner: @escaping (String) -> CredctlRunner, joinArguments: [String]) {
         self.devices = devices
         self.keyFiles = keyFiles
+        self.joiner = joiner
+        self.joinArguments = joinArguments
         generator = SplitMix(state: seed)
     }
 
@@ -45,6 +53,12 @@ struct KillHarness {
         operations += 1
         let device = Int(generator.next() % 2)
         if generator.next() % 8 == 0 { return try identityStep(device) }
+        // Membership changes, each killed at its own instants: a new epoch, or a device approved and revoked.
+        switch generator.next() % 40 {
+        case 0: return try rotate(device)
+        case 1: return try approveAndRevoke(device)
+        default: break
+        }
         let owned = records.filter { $0.key.hasPrefix("h") && $0.value.owner == device && $0.value.state != .absent }.keys.sorted()
         // Few hosts keep each round's checks quick: past a dozen, removals take the place of adds.
         let roll = owned.count > 12 ? 5 + generator.next() % 5 : generator.next() % 10
@@ -105,7 +119,7 @@ struct KillHarness {
         }
     }
 
-    private mutating func run(_ device: Int, _ arguments: [String], input: [UInt8] = [], failpoint: String?) throws -> KilledProcess.Outcome {
+    mutating func run(_ device: Int, _ arguments: [String], input: [UInt8] = [], failpoint: String?) throws -> KilledProcess.Outcome {
         let operation = arguments.first == "sync" ? (arguments.contains("--compact") ? "sync --compact" : "sync") : arguments.prefix(2).joined(separator: " ")
         let kill: KilledProcess.Kill
         switch generator.next() % 5 {
@@ -203,6 +217,9 @@ struct KillHarness {
         }
         return .password(version)
     }
+
+    /// The next number of the run's generator.
+    mutating func next() -> UInt64 { generator.next() }
 
     /// Both devices sync, unkilled, until a round moves nothing.
     mutating func settle() throws {

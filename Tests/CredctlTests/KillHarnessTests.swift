@@ -19,7 +19,7 @@ final class KillHarnessTests: TwoDeviceTestCase {
 
     func testKillsAtAnyInstantNeverResurrectLoseOrMixUpASecret() throws {
         try join()
-        try exercise([a, b], kills: target, name: "directory")
+        try exercise([a, b], kills: target, name: "directory", joinArguments: [remote])
     }
 
     func testKillsDuringS3SyncNeverResurrectLoseOrMixUpASecret() throws {
@@ -36,7 +36,7 @@ final class KillHarnessTests: TwoDeviceTestCase {
         assertStatus(try c.run("init"), 0)
         assertStatus(try c.run(["remote", "set", address] + options), 0)
         assertStatus(try d.run(["init", "--join", address] + options), 0)
-        try exercise([c, d], kills: max(10, target / 10), name: "S3")
+        try exercise([c, d], kills: max(10, target / 10), name: "S3", joinArguments: [address, "--endpoint", server.endpoint, "--path-style"])
     }
 
     func testKillsWithTheKeyringBackendNeverResurrectLoseOrMixUpASecret() throws {
@@ -52,10 +52,10 @@ final class KillHarnessTests: TwoDeviceTestCase {
         let keyringRemoteKey = directory + "/keyring-remote-recovery-key"
         assertStatus(try c.run("remote", "set", directory + "/keyring-remote", "--recovery-key-file", keyringRemoteKey), 0)
         assertStatus(try d.run("init", "--join", directory + "/keyring-remote", "--recovery-key-file", keyringRemoteKey), 0)
-        try exercise([c, d], kills: max(10, target / 10), name: "keyring backend")
+        try exercise([c, d], kills: max(10, target / 10), name: "keyring backend", joinArguments: [directory + "/keyring-remote"])
     }
 
-    private func exercise(_ devices: [CredctlRunner], kills target: Int, name: String) throws {
+    private func exercise(_ devices: [CredctlRunner], kills target: Int, name: String, joinArguments: [String]) throws {
         let seed = ProcessInfo.processInfo.environment["CREDVAULT_KILL_SEED"].flatMap(UInt64.init) ?? UInt64(Date().timeIntervalSince1970)
         // First, so a run that never finishes can still be replayed.
         print("kill harness (\(name)): seed \(seed) (replay with CREDVAULT_KILL_SEED=\(seed))")
@@ -69,14 +69,21 @@ final class KillHarnessTests: TwoDeviceTestCase {
             keygen.waitUntilExit()
             keyFiles.append((path, Array(try Data(contentsOf: URL(fileURLWithPath: path)))))
         }
-        var harness = KillHarness(devices: devices, keyFiles: keyFiles, seed: seed)
+        let root = directory
+        // A joining device has the devices' environment (S3 credentials, the keyring's bus), and its own vault.
+        let joiner = { (joinerName: String) -> CredctlRunner in
+            var runner = CredctlRunner(vault: root + "/" + name.prefix(1) + "-" + joinerName, keyFile: root + "/" + name.prefix(1) + "-" + joinerName + ".key")
+            runner.environment = devices[0].environment.merging(runner.environment) { $1 }
+            return runner
+        }
+        var harness = KillHarness(devices: devices, keyFiles: keyFiles, seed: seed, joiner: joiner, joinArguments: joinArguments)
         while harness.kills < target {
             for _ in 0..<40 { try harness.step() }
             try harness.settle()
             harness.check()
         }
         print("kill harness (\(name)): seed \(seed), \(harness.operations) operations, \(harness.kills) kills (\(harness.failpointKills) at failpoints, \(harness.kills - harness.failpointKills) at random instants), \(harness.violations.count) violations")
-        print("kill harness (\(name)): \(harness.summary)")
+        print("kill harness (\(name)): \(harness.summary); \(harness.rotations) rotations, \(harness.joiners) devices approved and revoked")
         // Most kills land inside vault work, not in process start-up.
         XCTAssertGreaterThanOrEqual(harness.killsByPhase[.vaultOpen, default: 0] + harness.failpointKills, harness.kills / 2, harness.summary)
         XCTAssertEqual(harness.violations, [], "\(name), seed \(seed) (replay with CREDVAULT_KILL_SEED=\(seed))")

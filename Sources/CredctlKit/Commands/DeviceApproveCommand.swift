@@ -20,8 +20,10 @@ struct DeviceApproveCommand: Command {
             throw CLIError(message: "No pending join request has the code \(code).", hint: "List them with: credctl device requests",
                            status: ExitStatus.notFound)
         }
-        try Confirmation.ask("Approve device \"\(request.name ?? "(name not sealed to this device)")\" (\(request.device)) with verification code \(request.code)?",
-                             yes: parsed.flag("--yes"))
+        if !request.approved {
+            try Confirmation.ask("Approve device \"\(request.name ?? "(name not sealed to this device)")\" (\(request.device)) with verification code \(request.code)?",
+                                 yes: parsed.flag("--yes"))
+        }
         try context.unlock(vault)
         let approved = try vault.approveJoin(code: request.code)
         Output.out("Approved \"\(approved.request.name ?? approved.request.device)\". On that device, give the confirmation code: \(approved.confirmation)\n")

@@ -17,13 +17,14 @@ struct DeviceRequestsCommand: Command {
         if context.json {
             Output.json(.object([("requests", .array(requests.map { request in
                 .object([("device", .string(request.device)), ("name", request.name.map(JSONValue.string) ?? .null), ("code", .string(request.code)),
-                         ("expires", .int(Int(request.expires)))])
+                         ("expires", .int(Int(request.expires))), ("approved", .bool(request.approved))])
             }))]))
             return
         }
         guard !requests.isEmpty else { Output.out("No device is asking to join.\n"); return }
-        Output.out(Table.render(["CODE", "NAME", "DEVICE", "EXPIRES (UNIX)"], requests.map { request in
-            [request.code, request.name ?? "(not sealed to this device)", request.device, String(request.expires)]
+        Output.out(Table.render(["CODE", "NAME", "DEVICE", "EXPIRES (UNIX)", "STATE"], requests.map { request in
+            [request.code, request.name ?? "(not sealed to this device)", request.device, String(request.expires),
+             request.approved ? "approved; waiting for its confirmation" : "pending"]
         }))
     }
 }
