@@ -127,7 +127,7 @@ public final class Vault: Sendable {
     /// The vault's id, shared by every device of the vault.
     public var vaultID: String { secrets.vaultID }
 
-    private static func keyProvider(for key: UnlockKey, creating: Bool) throws -> KeyProvider {
+    static func keyProvider(for key: UnlockKey, creating: Bool) throws -> KeyProvider {
         switch key {
         case .passphrase(let passphrase):
             guard passphrase.count > 0 else { throw VaultError(.invalidInput, "The passphrase must not be empty.") }

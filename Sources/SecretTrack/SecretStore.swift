@@ -124,6 +124,21 @@ public final class SecretStore: Sendable {
         try write("add a key slot") { db in try Self.insert(slot, db) }
     }
 
+    /// Removes the key slot of `kind`; the last one is never removed (nothing would unlock the
+    /// store). Needs the store unlocked: only someone who can open it changes how it opens.
+    public func removeKeySlot(_ kind: KeyProviderKind) throws {
+        _ = try unlockedKeys()
+        try write("remove a key slot") { db in
+            let kinds = try db.query("SELECT provider FROM key_slots") { $0.text(0) ?? "" }
+            guard kinds.contains(kind.rawValue) else { throw SecretError(.absent, "This vault does not unlock with a \(kind.noun) on this device.") }
+            guard kinds.count > 1 else {
+                throw SecretError(.invalid, "The \(kind.noun) is this vault's only way to unlock on this device; it cannot be removed.",
+                                  hint: "Add another first: credctl unlock-method add passphrase|keyfile|keyring")
+            }
+            try db.run("DELETE FROM key_slots WHERE provider = ?", [kind.rawValue])
+        }
+    }
+
     /// The kinds of key provider that can unlock this store.
     public func providers() throws -> [KeyProviderKind] { try keySlots().map(\.provider) }
 

@@ -43,6 +43,33 @@ extension KillHarness {
         if told.status != 77 { violations.append("\(name): a revoked device's sync exited \(told.status), not 77") }
     }
 
+    /// Adds a passphrase beside the device's key file the first time, then changes it, killed or
+    /// not: afterwards exactly one of the old and the new passphrase unlocks, and the key file still does.
+    mutating func changePassphrase(_ device: Int) throws {
+        let directory = (devices[device].vault as NSString).deletingLastPathComponent
+        passphraseChanges += 1
+        let next = directory + "/passphrase-\(device)-\(passphraseChanges)"
+        FileManager.default.createFile(atPath: next, contents: Data("passphrase \(passphraseChanges) of device \(device)".utf8), attributes: [.posixPermissions: 0o600])
+        guard let current = passphrases[device] else {
+            let added = try devices[device].run("unlock-method", "add", "passphrase", "--new-passphrase-file", next)
+            if added.status != 0 { violations.append("unlock-method add passphrase exited \(added.status): \(added.stderr)") }
+            passphrases[device] = next
+            return
+        }
+        let outcome = try run(device, ["passphrase", "change", "--new-passphrase-file", next], failpoint: nil)
+        if !outcome.killed && outcome.status != 0 { violations.append("passphrase change exited \(outcome.status)") }
+        var byPassphrase = devices[device]
+        byPassphrase.environment["CREDCTL_KEY_FILE"] = nil
+        let opens = try [current, next].filter { try byPassphrase.run("--passphrase-file", $0, "migrate").status == 0 }
+        guard opens.count == 1, let now = opens.first else {
+            violations.append("device \(device): after passphrase change, \(opens.count) of the old and new passphrases unlock")
+            return
+        }
+        if !outcome.killed && now != next { violations.append("device \(device): the new passphrase does not unlock after passphrase change") }
+        passphrases[device] = now
+        if try devices[device].run("migrate").status != 0 { violations.append("device \(device): the key file no longer unlocks after passphrase change") }
+    }
+
     private func isMember(_ name: String, on device: Int) throws -> Bool {
         _ = try devices[device].run("sync")
         let listed = try JSONSerialization.jsonObject(with: Data(try devices[device].run("device", "list", "--json").stdout)) as? [String: Any]

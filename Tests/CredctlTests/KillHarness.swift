@@ -37,6 +37,10 @@ struct KillHarness {
     let joinArguments: [String]
     var joiners = 0
     var rotations = 0
+    /// Per device, the passphrase file that unlocks it now (nil before one was added), and how
+    /// many times it was changed.
+    var passphrases: [Int: String] = [:]
+    var passphraseChanges = 0
 
     init(devices: [CredctlRunner], keyFiles: [(path: String, bytes: [UInt8])], seed: UInt64, joiner: @escaping (String) -> CredctlRunner, joinArguments: [String]) {
         self.devices = devices
@@ -57,6 +61,7 @@ struct KillHarness {
         switch generator.next() % 40 {
         case 0: return try rotate(device)
         case 1: return try approveAndRevoke(device)
+        case 2, 3: return try changePassphrase(device)
         default: break
         }
         let owned = records.filter { $0.key.hasPrefix("h") && $0.value.owner == device && $0.value.state != .absent }.keys.sorted()

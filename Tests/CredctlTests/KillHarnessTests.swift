@@ -83,7 +83,7 @@ final class KillHarnessTests: TwoDeviceTestCase {
             harness.check()
         }
         print("kill harness (\(name)): seed \(seed), \(harness.operations) operations, \(harness.kills) kills (\(harness.failpointKills) at failpoints, \(harness.kills - harness.failpointKills) at random instants), \(harness.violations.count) violations")
-        print("kill harness (\(name)): \(harness.summary); \(harness.rotations) rotations, \(harness.joiners) devices approved and revoked")
+        print("kill harness (\(name)): \(harness.summary); \(harness.rotations) rotations, \(harness.joiners) devices approved and revoked, \(harness.passphraseChanges) passphrase changes")
         // Most kills land inside vault work, not in process start-up.
         XCTAssertGreaterThanOrEqual(harness.killsByPhase[.vaultOpen, default: 0] + harness.failpointKills, harness.kills / 2, harness.summary)
         XCTAssertEqual(harness.violations, [], "\(name), seed \(seed) (replay with CREDVAULT_KILL_SEED=\(seed))")
