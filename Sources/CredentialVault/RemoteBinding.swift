@@ -23,6 +23,9 @@ struct RemoteBinding: Codable {
     var genesis: String? = nil
     /// Epoch number → that epoch's transport key (Base64).
     var transportKeys: [String: String]? = nil
+    /// In `join.json` only: the hash of the join request this device wrote (Base64); only an
+    /// `add` that names it is this device's approval.
+    var requestHash: String? = nil
     /// Set while a rebind's requeue (cursors reset, every record queued again) is not done yet:
     /// a crash in between finishes it at the next sync instead of leaving records unsent.
     var requeuePending: Bool? = nil
@@ -40,6 +43,7 @@ struct RemoteBinding: Codable {
         case kind, format, genesis
         case vaultID = "vault_id"
         case transportKeys = "transport_keys"
+        case requestHash = "request_hash"
         case requeuePending = "requeue_pending"
     }
 

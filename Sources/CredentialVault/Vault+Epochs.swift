@@ -57,6 +57,10 @@ extension Vault {
             case .genesis, .add: throw VaultError(.corrupt, "Epoch \(current.epoch) is started by an entry that carries no earlier keys.")
             }
             current = try current.opening(previous: previous)
+            // Each key walked back to is checked against the entry that started its epoch.
+            if let started = starts.first(where: { $0.change.keys.epoch == current.epoch }), try !EpochKeys.matches(current, started.change.keys) {
+                throw VaultError(.corrupt, "The keys of epoch \(current.epoch) carried by epoch \(current.epoch + 1)'s entry are not the ones epoch \(current.epoch) committed to.")
+            }
             all[current.epoch] = current
         }
         return all

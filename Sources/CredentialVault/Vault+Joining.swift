@@ -35,10 +35,7 @@ extension Vault {
         if let recoveryKey = join.recoveryKey {
             // Added already by an earlier try that was cut short: finished with its own boxes.
             if let member = roster.state.members[deviceID], member.signing == keys.signing.publicKey {
-                let authority = try recoveryKey.authority()
-                guard roster.state.authority == RosterChange.Authority(signing: authority.signing.publicKey, box: authority.box.publicKey) else {
-                    throw VaultError(.wrongKey, "This recovery key is not the one of the vault on this remote (or it was replaced).")
-                }
+                try Self.checkAttested(by: try recoveryKey.authority().signing, roster: roster.state, objects: roster.objects, remote: remote)
                 return try finish(roster.state, roster.objects, try Self.currentEpochKeys(in: roster.objects, roster: roster.state, recipient: deviceID,
                                                                                        syncBox: keys.syncBox, vaultBox: try keys.vaultBox(deviceKey: deviceKey)))
             }
@@ -54,10 +51,7 @@ extension Vault {
                                      name: String?, finish: (RosterState, [[UInt8]], EpochKeys) throws -> BindOutcome) throws -> BindOutcome {
         let authority = try recoveryKey.authority()
         var (state, objects) = read
-        guard state.authority == RosterChange.Authority(signing: authority.signing.publicKey, box: authority.box.publicKey) else {
-            throw VaultError(.wrongKey, "This recovery key is not the one of the vault on this remote (or it was replaced).",
-                             hint: "Use the newest recovery key this vault showed, or ask a member device to approve this one.")
-        }
+        try Self.checkAttested(by: authority.signing, roster: state, objects: objects, remote: remote)
         for _ in 0..<8 {
             let epoch = try Self.currentEpochKeys(in: objects, roster: state, recipient: EpochKeyBoxes.recoveryRecipient, syncBox: authority.box, vaultBox: authority.box)
             let device = keys.publicKeys(sealedName: try DeviceName.seal(name ?? Self.defaultDeviceName, id: deviceID, transportKey: epoch.transport))
@@ -73,14 +67,40 @@ extension Vault {
         throw VaultError(.conflict, "The roster kept changing while this device tried to join.", hint: "Try again.")
     }
 
+    /// The roster is this recovery key's vault: it names the key as its recovery authority, and
+    /// the key signed the entry that made it so (its public halves alone prove nothing: anyone can
+    /// copy them into a genesis of their own).
+    static func checkAttested(by signing: SigningKeyPair, roster: RosterState, objects: [[UInt8]], remote: any Remote) throws {
+        guard roster.authority.signing == signing.publicKey else {
+            throw VaultError(.wrongKey, "This recovery key is not the one of the vault on this remote (or it was replaced).",
+                             hint: "Use the newest recovery key this vault showed, or ask a member device to approve this one.")
+        }
+        let current = try RecoveryAttestation.currentAuthorityEntry(in: objects)
+        guard let attestation = try remote.get(RecoveryAttestation.objectName(current.position)),
+              RecoveryAttestation.verifies(attestation, publicKey: signing.publicKey, vaultID: roster.vaultID, genesis: roster.genesis,
+                                           position: current.position, entryHash: RosterEntry.hash(ofObject: current.object)) else {
+            throw VaultError(.wrongKey, "The roster on this remote names this recovery key, but the key never signed it: it is not the key's vault.",
+                             hint: "Do not use this remote; check where it points.")
+        }
+    }
+
     private func joinByApproval(_ address: RemoteAddress, remote: any Remote, document: VaultDocument, roster: (state: RosterState, objects: [[UInt8]]),
                                 keys: DeviceKeys, deviceKey: SecretBytes, join: JoinCredentials, conditionalWrites: Bool,
                                 finish: (RosterState, [[UInt8]], EpochKeys) throws -> BindOutcome) throws -> BindOutcome {
         let requestName = JoinRequest.objectName(deviceID)
+        // The vault asked is the one answering: the genesis the request was made for, and an
+        // approval of that very request.
+        let saved = try PendingJoin.load(from: directory)
+        let asked = saved?.requestHash.flatMap(Base64.decode)
+        if asked != nil, let saved, try saved.pinnedGenesis() != document.genesis {
+            throw VaultError(.conflict, "The vault on \(address.description) is not the one this device asked to join (its roster starts from another genesis).",
+                             hint: "If the remote was reset, ask again: remove \(PendingJoin.path(in: directory)) and run the join again.")
+        }
         // Approved: the `add` naming this device's own keys is trusted only with the code the
         // approving member showed, which covers the genesis and that entry.
         for object in roster.objects {
-            guard case .add(let device, _, _) = try RosterObjects.entry(of: object).change, device.id == deviceID, device.signing == keys.signing.publicKey else { continue }
+            guard case .add(let device, let request, _) = try RosterObjects.entry(of: object).change, device.id == deviceID,
+                  device.signing == keys.signing.publicKey, asked == nil || request == asked! else { continue }
             guard let typed = join.confirmation else { return .awaitingConfirmation }
             guard JoinCode.matches(typed, JoinCode.confirmation(genesis: document.genesis, addEntry: RosterEntry.hash(ofObject: object))) else {
                 throw VaultError(.wrongKey, "The confirmation code does not match the approval on the remote.",
@@ -92,10 +112,11 @@ extension Vault {
             return try finish(roster.state, roster.objects, epoch)
         }
         let now = UInt64(HybridLogicalClock.wallMilliseconds() / 1_000)
-        let pending = RemoteBinding(address: address, vaultID: document.vaultID, genesis: document.genesis, transportKeys: [:], conditionalWrites: conditionalWrites)
+        var pending = RemoteBinding(address: address, vaultID: document.vaultID, genesis: document.genesis, transportKeys: [:], conditionalWrites: conditionalWrites)
         if let bytes = try remote.get(requestName) {
             if let request = try? JoinRequest.read(bytes, objectName: requestName, vaultID: document.vaultID, genesis: document.genesis, now: now),
                request.device.signing == keys.signing.publicKey {
+                pending.requestHash = Base64.encode(GenericHash.hash(bytes))
                 try PendingJoin.save(pending, in: directory)
                 return .awaitingApproval(code: request.verificationCode)
             }
@@ -104,8 +125,10 @@ extension Vault {
         }
         let object = try JoinRequest.object(keys: keys, name: join.name ?? Self.defaultDeviceName, members: roster.state.members.mapValues(\.syncBox),
                                             vaultID: document.vaultID, genesis: document.genesis, now: now)
-        _ = try remote.createOnly(requestName, bytes: object)
+        pending.requestHash = Base64.encode(GenericHash.hash(object))
+        // Noted before it is written: an approval of it is recognised whatever happens next.
         try PendingJoin.save(pending, in: directory)
+        _ = try remote.createOnly(requestName, bytes: object)
         let request = try JoinRequest.read(object, objectName: requestName, vaultID: document.vaultID, genesis: document.genesis, now: now)
         return .awaitingApproval(code: request.verificationCode)
     }

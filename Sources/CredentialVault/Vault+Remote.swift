@@ -12,6 +12,11 @@ extension Vault {
         try setRemote(.directory(VaultDirectory(path: remotePath).path), join: join, merge: merge)
     }
 
+    /// Hands a new recovery key to the user (shows it, or writes its file) before anything that
+    /// makes it the vault's is written: a crash afterwards can lose the vault's change, never
+    /// the only copy of the key that change depends on.
+    public typealias RecoveryKeyDelivery = @Sendable (RecoveryKey) throws -> Void
+
     /// Binds this vault to a remote (a directory, an S3 bucket), of format 2 (docs/devices.md).
     ///
     /// With no vault on the remote, this device creates one: a roster whose genesis makes it the
@@ -25,12 +30,13 @@ extension Vault {
     /// `merge` rebinds explicitly after the remote was reset or moved: cursors reset and every
     /// surviving local record is queued again, so the remote receives this device's whole state.
     @discardableResult
-    public func setRemote(_ address: RemoteAddress, join: JoinCredentials = JoinCredentials(), merge: Bool = false) throws(VaultError) -> BindOutcome {
+    public func setRemote(_ address: RemoteAddress, join: JoinCredentials = JoinCredentials(), merge: Bool = false,
+                          deliver: RecoveryKeyDelivery? = nil) throws(VaultError) -> BindOutcome {
         // Under the lock sync holds: no sync runs between the key change and the new binding.
-        try VaultError.wrapping { try directory.withExclusiveLock { try setRemoteLocked(address, join: join, merge: merge) } }
+        try VaultError.wrapping { try directory.withExclusiveLock { try setRemoteLocked(address, join: join, merge: merge, deliver: deliver) } }
     }
 
-    private func setRemoteLocked(_ address: RemoteAddress, join: JoinCredentials, merge: Bool) throws -> BindOutcome {
+    private func setRemoteLocked(_ address: RemoteAddress, join: JoinCredentials, merge: Bool, deliver: RecoveryKeyDelivery?) throws -> BindOutcome {
         try VaultError.wrapping {
             let previous = try RemoteBinding.load(from: directory)
             let conditionalWrites = try address.prepare()
@@ -44,7 +50,8 @@ extension Vault {
             // Bound before (to a remote since reset or moved, or of format 1): everything is sent again.
             let requeue = previous != nil
             guard let document else {
-                let (binding, recoveryKey) = try createRemote(address, remote: remote, name: join.name, conditionalWrites: conditionalWrites, requeue: requeue)
+                let (binding, recoveryKey) = try createRemote(address, remote: remote, name: join.name, conditionalWrites: conditionalWrites, requeue: requeue,
+                                                              deliver: deliver)
                 if requeue { try finishRebind(binding, remote: remote) }
                 return .created(recoveryKey: recoveryKey)
             }
@@ -71,7 +78,7 @@ extension Vault {
     /// `vault.json` naming it (a crash between leaves a genesis of this device's, which the next
     /// try replaces: no other device can have joined a remote with no `vault.json`).
     private func createRemote(_ address: RemoteAddress, remote: any Remote, name: String?, conditionalWrites: Bool,
-                              requeue: Bool) throws -> (RemoteBinding, RecoveryKey) {
+                              requeue: Bool, deliver: RecoveryKeyDelivery?) throws -> (RemoteBinding, RecoveryKey) {
         guard secrets.isUnlocked else {
             throw VaultError(.locked, "Creating a remote boxes the vault key to this device and the recovery key, which needs the vault unlocked.",
                              hint: "Unlock it with its passphrase or key file.")
@@ -79,6 +86,7 @@ extension Vault {
         let keys = try deviceKeys()
         let deviceKey = try secrets.deviceKey()
         let recoveryKey = try RecoveryKey.generate()
+        try deliver?(recoveryKey)
         let authority = try recoveryKey.authority()
         let epoch = EpochKeys(epoch: 1, transport: try .random(count: SealedBox.keyCount), vault: try secrets.vaultKeyForPublishing())
         let boxes = try epoch.boxes(to: [.init(id: EpochKeyBoxes.recoveryRecipient, syncBox: authority.box.publicKey, vaultBox: authority.box.publicKey),
@@ -92,12 +100,15 @@ extension Vault {
             guard case .genesis(_, let creator, _, _)? = try? RosterObjects.entry(of: leftover).change, creator.id == deviceID else {
                 throw VaultError(.conflict, "Another device is creating a vault on \(address.description) right now.", hint: "Wait a moment, then bind again.")
             }
+            try remote.delete(RecoveryAttestation.objectName(0))
             try remote.delete(first)
         }
         if try remote.createOnly(first, bytes: genesis) != .created && remote.get(first) != genesis {
             throw VaultError(.conflict, "Another device is creating a vault on \(address.description) right now.", hint: "Wait a moment, then bind again.")
         }
         let hash = RosterEntry.hash(ofObject: genesis)
+        _ = try remote.createOnly(RecoveryAttestation.objectName(0), bytes: RecoveryAttestation.object(signing: authority.signing, vaultID: vaultID, genesis: hash,
+                                                                                                       position: 0, entryHash: hash))
         Failpoint.hit("remote-set.after-genesis")
         _ = try remote.createOnly(VaultDocument.objectName, bytes: VaultDocument(vaultID: vaultID, genesis: hash).encoded)
         try RosterCache.save([genesis], in: directory)

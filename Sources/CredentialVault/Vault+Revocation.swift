@@ -11,10 +11,11 @@ extension Vault {
     /// Revokes `device` (an id, or the name the roster gives it): appends a `revoke` entry with
     /// its cutoffs (its newest batch in each zone this device has read — sync first) and a new
     /// epoch boxed to every remaining member and the recovery key, then seals this device's
-    /// bodies in it. A device that joined with the recovery key knows it: the same entry then
-    /// replaces the recovery key, and the new one is returned (to be shown once). Returns the
-    /// device revoked. Needs the vault unlocked.
-    public func revokeDevice(_ device: String) throws(VaultError) -> (device: String, recoveryKey: RecoveryKey?) {
+    /// bodies in it. A device that may know the recovery key — the one that made or showed the
+    /// current key, or one that joined with it — makes the same entry replace the key: the new one
+    /// goes to `deliver` before the entry is written, and is returned. Returns the device revoked.
+    /// Needs the vault unlocked.
+    public func revokeDevice(_ device: String, deliver: RecoveryKeyDelivery? = nil) throws(VaultError) -> (device: String, recoveryKey: RecoveryKey?) {
         try VaultError.wrapping {
             try directory.withExclusiveLock {
                 let member = try boundMember()
@@ -22,12 +23,8 @@ extension Vault {
                 guard subject != deviceID else {
                     throw VaultError(.invalidInput, "A device cannot revoke itself.", hint: "Revoke it from another device of the vault.")
                 }
-                let joinedWithRecoveryKey = try member.objects.contains { object in
-                    let entry = try RosterObjects.entry(of: object)
-                    if case .add(let added, _, _) = entry.change { return added.id == subject && entry.signer == EpochKeyBoxes.recoveryRecipient }
-                    return false
-                }
-                let recoveryKey = joinedWithRecoveryKey ? try RecoveryKey.generate() : nil
+                let recoveryKey = try Self.mayKnowRecoveryKey(subject, objects: member.objects) ? try RecoveryKey.generate() : nil
+                if let recoveryKey { try deliver?(recoveryKey) }
                 try startEpoch(.revoke([subject], newRecoveryKey: recoveryKey))
                 return (subject, recoveryKey)
             }
@@ -42,13 +39,26 @@ extension Vault {
     /// Replaces the recovery key (`credctl recovery-key rotate`): a `recovery` entry naming the
     /// new key's authority and starting an epoch the old key is not given, so the old key adds
     /// no device and opens nothing from now on. Returns the new key, to be shown once.
-    public func rotateRecoveryKey() throws(VaultError) -> RecoveryKey {
+    public func rotateRecoveryKey(deliver: RecoveryKeyDelivery? = nil) throws(VaultError) -> RecoveryKey {
         try VaultError.wrapping {
             try directory.withExclusiveLock {
                 let key = try RecoveryKey.generate()
+                try deliver?(key)
                 try startEpoch(.recovery(key))
                 return key
             }
+        }
+    }
+
+    /// Whether `device` may know the current recovery key: it appended the entry that made it the
+    /// vault's (and was shown it), or joined with it since.
+    static func mayKnowRecoveryKey(_ device: String, objects: [[UInt8]]) throws -> Bool {
+        let current = try RecoveryAttestation.currentAuthorityEntry(in: objects)
+        if current.entry.signer == device { return true }
+        return try objects.dropFirst(Int(current.position) + 1).contains { object in
+            let entry = try RosterObjects.entry(of: object)
+            if case .add(let added, _, _) = entry.change { return added.id == device && entry.signer == EpochKeyBoxes.recoveryRecipient }
+            return false
         }
     }
 
@@ -120,6 +130,12 @@ extension Vault {
             }
             let object = RosterObjects.next(change, after: member.roster, signer: deviceID, key: rosterKey)
             guard try Self.append(object, to: member.roster, remote: member.remote) != nil else { continue }
+            if let replacement {
+                // The new key signs the entry that makes it the vault's: joining with it checks that.
+                _ = try member.remote.createOnly(RecoveryAttestation.objectName(member.roster.length),
+                                                 bytes: RecoveryAttestation.object(signing: replacement.signing, vaultID: member.roster.vaultID, genesis: member.roster.genesis,
+                                                                                   position: member.roster.length, entryHash: RosterEntry.hash(ofObject: object)))
+            }
             Failpoint.hit("epoch.after-entry")
             try RosterCache.save(member.objects + [object], in: directory)
             try secrets.addEpochKey(next.epoch, key: try requireVaultKey(next.vault))

@@ -15,6 +15,11 @@ extension Vault {
             }
             return keys
         }
+        // A device of a vault has its keys for good: new ones would not be the roster's.
+        if let binding = try RemoteBinding.load(from: directory), binding.format == RemoteBinding.format {
+            throw VaultError(.corrupt, "This device's key file (device-keys) is missing from the vault directory.",
+                             hint: "Restore it from a backup, or join the vault again as a new device.")
+        }
         guard secrets.isUnlocked else {
             throw VaultError(.locked, "This device has no keys of its own yet; making them needs the vault unlocked.", hint: "Unlock it with its passphrase or key file.")
         }

@@ -139,6 +139,14 @@ extension Vault {
             return .failure(ZoneProblem(.localFallback, .accessDenied, error.message))
         } catch let error as MembershipError {
             return .failure(ZoneProblem(.needsAttention, nil, error.message))
+        } catch let error as VaultError where error.code == .revoked {
+            throw error
+        } catch let error as VaultError {
+            return .failure(ZoneProblem(.needsAttention, nil, error.message))
+        } catch let error as SodiumError {
+            // A key that does not open what the roster boxed to this device: the roster is not
+            // one this device can follow, and every sync would meet it again.
+            return .failure(ZoneProblem(.needsAttention, nil, "this device's keys do not open what the roster gives it: \(error.message)"))
         } catch let error as ReplicationError {
             // What the zones would meet too (a listing that never ends, an object too large):
             // the remote cannot be used now; local work goes on.

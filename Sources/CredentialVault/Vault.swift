@@ -102,10 +102,12 @@ public final class Vault: Sendable {
         if let binding = try RemoteBinding.load(from: directory), binding.format == RemoteBinding.format {
             // Vault keys of epochs learnt while locked are opened now, from the roster this device
             // verified last; bodies then move to the newest epoch (once per epoch).
-            let objects = try RosterCache.load(from: directory)
-            if !objects.isEmpty, try DeviceKeyFile.load(from: directory) != nil {
-                let current = try catchUpEpochs(objects: objects, binding: binding)
-                if try current.keys().count != binding.keys().count { try current.save(in: directory) }
+            // Best effort: a roster this device cannot follow is said by sync (needsAttention),
+            // and must never keep the vault from unlocking.
+            if let objects = try? RosterCache.load(from: directory), !objects.isEmpty, (try? DeviceKeyFile.load(from: directory)) != nil,
+               let current = try? catchUpEpochs(objects: objects, binding: binding),
+               let learned = try? current.keys().count, let held = try? binding.keys().count, learned != held {
+                try? current.save(in: directory)
             }
             try secrets.migrateDeviceOnlyItems()
             try secrets.resealIfEpochChanged()

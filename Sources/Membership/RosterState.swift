@@ -46,6 +46,7 @@ public struct RosterState: Sendable {
         guard keys.epoch == 1, keys.boxes.map(\.recipient) == [EpochKeyBoxes.recoveryRecipient, creator.id], keys.proof == Self.noProof else {
             throw Self.failure(0, "epoch 1 is not boxed to exactly its creator and the recovery authority")
         }
+        try Self.checkUsable(creator, at: 0)
         self.vaultID = vaultID
         genesis = hash
         length = 1
@@ -88,6 +89,7 @@ public struct RosterState: Sendable {
             guard keys.epoch == epoch, keys.boxes.map(\.recipient) == [device.id], keys.proof == Self.noProof else {
                 throw Self.failure(position, "the current epoch is not boxed to exactly the new device")
             }
+            try Self.checkUsable(device, at: position)
             next.members[device.id] = device
             next.added.insert(device.id)
         case .revoke(let devices, let keys, _, let recovery):
@@ -133,6 +135,15 @@ public struct RosterState: Sendable {
             throw failure(position, error.message)
         } catch let error as MembershipError where error.code == .malformedRoster {
             throw failure(position, error.message)
+        }
+    }
+
+    /// A member's box keys must take a sealed box: one that cannot (a low-order point) would make
+    /// every later epoch — and so every revocation — impossible to start.
+    private static func checkUsable(_ device: DevicePublicKeys, at position: UInt64) throws {
+        let probe = try SecretBytes(zeroedCount: 32)
+        for key in [device.syncBox, device.vaultBox] {
+            guard (try? BoxKeyPair.seal(probe, to: key)) != nil else { throw failure(position, "device \(device.id)'s box keys are not usable keys") }
         }
     }
 

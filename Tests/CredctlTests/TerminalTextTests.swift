@@ -23,7 +23,7 @@ final class TerminalTextTests: CredctlTestCase {
         let shown = directory + "/remote\\x1b]0;owned\\x07\\x1b[2J"
         let bound = try credctl.run("remote", "set", remote, "--recovery-key-file", directory + "/recovery-key")
         assertStatus(bound, 0)
-        XCTAssertTrue(bound.output.hasPrefix("Created the remote in \(shown); other devices join with: credctl init --join \(shown)\n"), bound.output)
+        XCTAssertTrue(bound.output.contains("Created the remote in \(shown); other devices join with: credctl init --join \(shown)\n"), bound.output)
         let status = try credctl.run("status")
         assertStatus(status, 0)
         XCTAssertTrue(status.output.contains("Remote:      \(shown)"), status.output)

@@ -106,6 +106,9 @@ final class RosterStateTests: XCTestCase {
         assertRefused([1, 2, 3], after: state, "The roster does not verify at entry 5")
         let proved = keys(3, [d.id]).proved([UInt8](repeating: 1, count: 32))
         assertRefused(object(.add(device: d.keys, request: zero, keys: proved), by: a), after: state, "the current epoch is not boxed")
+        // Box keys no sealed box can be made to (a low-order point) would block every later epoch.
+        let unusable = DevicePublicKeys(id: d.id, signing: d.keys.signing, roster: d.keys.roster, syncBox: zero, vaultBox: d.keys.vaultBox, sealedName: [1])
+        assertRefused(object(.add(device: unusable, request: zero, keys: keys(3, [d.id])), by: a), after: state, "box keys are not usable keys")
         var copy = state
         try copy.append(object(.add(device: d.keys, request: zero, keys: keys(3, [d.id])), by: nil))
         XCTAssertNotNil(copy.members[d.id], "the recovery authority adds a device")

@@ -33,12 +33,12 @@ struct DeviceRevokeCommand: Command {
         try Confirmation.ask("Revoke device \"\(device.name ?? "(unnamed)")\" (\(device.id))? It will no longer sync, and every secret it could read should be changed at its source.",
                              yes: parsed.flag("--yes"))
         try context.unlock(vault)
-        let (revoked, recoveryKey) = try vault.revokeDevice(device.id)
-        _ = try vault.sync()
-        if let recoveryKey {
-            Output.err("It had joined with the recovery key, so the vault has a new one; the old one no longer adds a device.\n")
-            try RecoveryKeyFile.deliver(recoveryKey, to: parsed.value("--recovery-key-file"), besideJSON: context.json)
+        let file = parsed.value("--recovery-key-file"), json = context.json
+        let (revoked, _) = try vault.revokeDevice(device.id) { recoveryKey in
+            Output.err("It may know the recovery key (it made, showed or joined with it), so the vault gets a new one; the old one no longer adds a device.\n")
+            try RecoveryKeyFile.deliver(recoveryKey, to: file, besideJSON: json)
         }
+        _ = try vault.sync()
         let references = try vault.exposedReferences()
         if context.json {
             Output.json(.object([("revoked", .string(revoked)), ("name", .optional(device.name)), ("epoch", .optional(vault.currentEpoch.map { Int($0) })),

@@ -20,9 +20,9 @@ struct RecoveryKeyRotateCommand: Command {
         }
         let vault = try context.unlockedVault()
         _ = try vault.sync()
-        let key = try vault.rotateRecoveryKey()
+        let file = parsed.value("--recovery-key-file")
+        _ = try vault.rotateRecoveryKey { try RecoveryKeyFile.deliver($0, to: file) }
         _ = try vault.sync()
         Output.out("The vault has a new recovery key; the old one no longer adds a device.\n")
-        try RecoveryKeyFile.deliver(key, to: parsed.value("--recovery-key-file"))
     }
 }

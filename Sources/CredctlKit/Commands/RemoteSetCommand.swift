@@ -34,12 +34,14 @@ struct RemoteSetCommand: Command {
             throw CLIError.input("\(file) exists; a new remote's recovery key goes to a new file, never over another.", hint: "Choose another --recovery-key-file.")
         }
         let join = try JoinOptions.credentials(parsed, joining: joining)
-        let bind = { (join: JoinCredentials) in try vault.setRemote(self.address, join: join, merge: self.parsed.flag("--merge")) }
+        let file = parsed.value(RecoveryKeyFile.option.name)
+        let bind = { (join: JoinCredentials) in
+            try vault.setRemote(self.address, join: join, merge: self.parsed.flag("--merge")) { try RecoveryKeyFile.deliver($0, to: file) }
+        }
         let outcome = try JoinOptions.complete(parsed, try bind(join), retry: bind, join: join, place: parsed.positionals[0])
         switch outcome {
-        case .created(let recoveryKey):
+        case .created:
             Output.out("Created the remote in \(place); other devices join with: credctl init --join \(parsed.positionals[0])\n")
-            try RecoveryKeyFile.deliver(recoveryKey, to: parsed.value(RecoveryKeyFile.option.name))
         case .joined where vault.vaultID != ownVault:
             Output.out("Joined the vault \(vault.vaultID) in \(place); this vault's records and secrets go to it with the next sync.\n")
         default:
