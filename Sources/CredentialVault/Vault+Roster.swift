@@ -31,7 +31,7 @@ extension Vault {
     func verifiedRoster(remote: any Remote, genesis: [UInt8]) throws -> (state: RosterState, objects: [[UInt8]]) {
         let known = try RosterCache.load(from: directory)
         let read = try RosterReader.read(from: remote, pinned: genesis, known: known)
-        if read.objects.count != known.count { try RosterCache.save(read.objects, in: directory) }
+        if read.objects != known { try RosterCache.save(read.objects, in: directory) }
         return read
     }
 
@@ -53,7 +53,11 @@ extension Vault {
         do {
             _ = try remote.createOnly(RosterEntry.objectName(roster.length), bytes: object)
         } catch let error as ReplicationError where error.code == .nameConflict {
-            return nil
+            // Another member's entry holds the position, or junk that verifies as nothing took
+            // the plain name: then this entry goes beside it, where readers find it too.
+            var probe = roster
+            guard let taken = try remote.get(RosterEntry.objectName(roster.length)), (try? probe.append(taken)) == nil else { return nil }
+            _ = try remote.createOnly(RosterReader.alternateName(roster.length, object: object), bytes: object)
         }
         return next
     }
