@@ -7,6 +7,10 @@ do {
         try MigrationBenchmark.main(Array(CommandLine.arguments.dropFirst(2)))
         exit(0)
     }
+    if CommandLine.arguments.dropFirst().first == "revoke" {
+        try RevocationBenchmark.main(Array(CommandLine.arguments.dropFirst(2)))
+        exit(0)
+    }
     if CommandLine.arguments.dropFirst().first == "sync" {
         try SyncBenchmarkRun.main(Array(CommandLine.arguments.dropFirst(2)))
         exit(0)
