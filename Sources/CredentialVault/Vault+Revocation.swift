@@ -116,7 +116,7 @@ extension Vault {
             case .rotate: unproved = .rotate(keys: boxes, previous: previous)
             case .recovery: unproved = .recovery(authority: authority, keys: boxes, previous: previous)
             case .revoke:
-                unproved = .revoke(devices: try subjects.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { try revocation(of: $0, remote: member.remote) },
+                unproved = .revoke(devices: try subjects.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { try revocation(of: $0) },
                                    keys: boxes, previous: previous, recovery: replacement == nil ? nil : authority)
             }
             let draft = RosterEntry(position: member.roster.length, previous: member.roster.head, signer: deviceID, change: unproved)
@@ -151,14 +151,14 @@ extension Vault {
         return key
     }
 
-    /// A device's cutoffs: in each zone, its newest batch this device has read (the cursor), and
-    /// the hash of that object as the remote holds it (zeros when it was collected).
-    private func revocation(of device: String, remote: any Remote) throws -> RosterChange.Revocation {
+    /// A device's cutoffs: in each zone, its newest batch this device has read (the cursor). The
+    /// hash of that batch stays zeros, which readers do not check: it must be the bytes this device
+    /// applied, which it does not keep (the remote's copy may have been swapped since), and it
+    /// waits for the chain of a device's batches (docs/devices.md, "Objects and signatures").
+    private func revocation(of device: String) throws -> RosterChange.Revocation {
         var cutoffs: [RosterChange.Cutoff] = []
         for (zone, store) in [("config", ConfigZone(store: config) as any ZoneStore), ("secrets", SecretZone(store: secrets) as any ZoneStore)] {
-            let sequence = try store.syncState().cursors[device] ?? 0
-            let bytes = sequence > 0 ? try remote.get(Batch.objectName(zone: zone, device: device, sequence: sequence)) : nil
-            cutoffs.append(RosterChange.Cutoff(zone: zone, sequence: sequence, batchHash: bytes.map { GenericHash.hash($0) } ?? [UInt8](repeating: 0, count: SignedFrame.hashCount)))
+            cutoffs.append(RosterChange.Cutoff(zone: zone, sequence: try store.syncState().cursors[device] ?? 0, batchHash: [UInt8](repeating: 0, count: SignedFrame.hashCount)))
         }
         return RosterChange.Revocation(device: device, cutoffs: cutoffs)
     }

@@ -32,14 +32,12 @@ public struct SignedSeal: ObjectSeal {
     }
 
     /// A revoked device's keys, for a batch of its numbered up to its cutoff in that zone (what the
-    /// revoking member had read of it; the cutoff batch itself exactly as it read it); nil for
-    /// anything else it wrote.
-    private func formerMemberUpToItsCutoff(_ writer: String, name: String, bytes: [UInt8]) -> DevicePublicKeys? {
+    /// revoking member had read of it); nil for anything else it wrote.
+    private func formerMemberUpToItsCutoff(_ writer: String, name: String) -> DevicePublicKeys? {
         guard let cutoffs = roster.revoked[writer], let keys = roster.former[writer] else { return nil }
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == "zones", let batch = BatchObjectName(name, zone: String(parts[1])), !batch.isConflictCopy,
               let cutoff = cutoffs.first(where: { $0.zone == parts[1] }), batch.sequence <= cutoff.sequence else { return nil }
-        if batch.sequence == cutoff.sequence, cutoff.batchHash != Self.noPrevious, GenericHash.hash(bytes) != cutoff.batchHash { return nil }
         return keys
     }
 
@@ -77,7 +75,7 @@ public struct SignedSeal: ObjectSeal {
         guard frame.signer == writer else {
             throw ReplicationError(.forged, "\(name) says it was written by \(frame.signer.isEmpty ? "the recovery authority" : frame.signer), not the device its name gives")
         }
-        guard let member = roster.members[writer] ?? formerMemberUpToItsCutoff(writer, name: name, bytes: bytes) else {
+        guard let member = roster.members[writer] ?? formerMemberUpToItsCutoff(writer, name: name) else {
             if roster.revoked[writer] != nil {
                 throw ReplicationError(.revokedWriter, "\(name) was written by revoked device \(writer) after its revocation")
             }

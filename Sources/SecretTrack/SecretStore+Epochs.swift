@@ -60,34 +60,38 @@ extension SecretStore {
         try write("note the resealed epoch") { db in try db.run("INSERT OR REPLACE INTO secret_meta (key, value) VALUES ('resealed_epoch', ?)", [String(newest)]) }
     }
 
-    /// Seals every syncable body (and kept losing version) not in the newest epoch this device
-    /// holds again in it: same version and write context (it is not an edit), one transaction per
-    /// body, so it is idempotent, resumable after a crash, and a no-op once done. The next
+    /// Seals every syncable body not in the newest epoch this device holds again in it: same
+    /// version and write context (it is not an edit), 500 bodies per transaction, in order of
+    /// reference, so it is idempotent, resumable after a crash, and a no-op once done. The next
     /// snapshot carries the resealed bodies, and compaction then collects the batches that held
     /// the old ones. Returns how many bodies were sealed again. Needs the store unlocked.
     @discardableResult
     public func resealToNewestEpoch() throws -> Int {
         let keys = try unlockedKeys()
         let newest = keys.newestEpoch
-        let stale = try read("find bodies of older epochs") { db in
-            try db.query(Self.selectItem + " WHERE availability = 'syncable'") { (Self.item($0), $0.blob(6) ?? []) }
-        }.filter { item, column in
-            guard let sealed = try? sealedBody(column, of: item) else { return false }
-            // A body sealed before epochs (unpadded) is sealed again too, even in epoch 1.
-            return BodySeal.epoch(of: sealed) != newest
-        }
         var count = 0
-        for (item, _) in stale {
-            let done = try write("seal \(item.reference) in epoch \(newest)") { db -> Bool in
-                // Read again inside the transaction: another process may have changed it meanwhile.
-                guard case (.present(let current), let column?) = try state(db, item.reference), current == item,
-                      let sealed = try sealedBody(column, of: current), let body = try? BodySeal.open(sealed, item: current, keys: keys) else { return false }
-                try db.run("UPDATE secret_items SET sealed_body = ? WHERE reference = ?", [try placeBody(try BodySeal.seal(body, item: current, keys: keys), of: current, db), item.reference])
-                return true
+        var after = ""
+        while true {
+            // Read and written in one transaction: no other process changes a body in between.
+            let (sealed, last) = try write("seal bodies in epoch \(newest)") { db -> (Int, String?) in
+                let rows = try db.query(Self.selectItem + " WHERE availability = 'syncable' AND reference > ? ORDER BY reference LIMIT 500", [after]) {
+                    (Self.item($0), $0.blob(6) ?? [])
+                }
+                var sealed = 0
+                for (item, column) in rows {
+                    // A body sealed before epochs (unpadded) is sealed again too, even in epoch 1.
+                    guard let body = try sealedBody(column, of: item), BodySeal.epoch(of: body) != newest,
+                          let opened = try? BodySeal.open(body, item: item, keys: keys) else { continue }
+                    try db.run("UPDATE secret_items SET sealed_body = ? WHERE reference = ?",
+                               [try placeBody(try BodySeal.seal(opened, item: item, keys: keys), of: item, db), item.reference])
+                    sealed += 1
+                }
+                return (sealed, rows.last?.0.reference)
             }
-            if done { count += 1 }
+            count += sealed
+            guard let last else { return count }
+            after = last
         }
-        return count
     }
 }
 

@@ -47,7 +47,9 @@ struct RevocationBenchmark {
         let environment = ["PATH=/usr/bin:/bin", "HOME=\(base)", "CREDCTL_INSECURE_FAST_KDF=1"]
         func credctlRun(_ device: String, _ arguments: [String], expecting status: Int32 = 0) throws -> ChildRun {
             let run = try ChildRun.run([credctl, "--vault", base + "/" + device, "--key-file", base + "/" + device + ".key"] + arguments, environment: environment)
-            guard run.status == status else { throw BenchError("credctl \(arguments.prefix(2).joined(separator: " ")) on \(device) exited \(run.status).") }
+            // `status` is the raw wait status: the exit status is its second byte.
+            let exited = (run.status >> 8) & 0xff
+            guard run.status & 0x7f == 0, exited == status else { throw BenchError("credctl \(arguments.prefix(2).joined(separator: " ")) on \(device) exited \(exited).") }
             return run
         }
 

@@ -33,8 +33,17 @@ struct ConvergenceRun {
         let mallory = try VaultDevice.joining(name: "mallory", id: flaky.uuid(), directory: directory, remoteRoot: remoteRoot, skewMilliseconds: 0)
         let hostile = HostileDevice(root: remoteRoot, generator: flaky, member: try mallory.seal(), honest: devices.map(\.vault.deviceID))
 
+        var revoked: [RevokedDevice] = []
         for step in 0..<80 {
             if flaky.next(8) == 0 { try hostile.act() }
+            if flaky.next(12) == 0 {
+                try membershipMove(&devices, &revoked, flaky: flaky, directory: directory, remoteRoot: remoteRoot, totals: &totals)
+                continue
+            }
+            if let gone = revoked.last, flaky.next(4) == 0 {
+                try keepWriting(gone, step: step, flaky: flaky, remote: flaky, totals: &totals)
+                continue
+            }
             let device = devices[Int(flaky.next(UInt64(devices.count)))]
             if flaky.next(3) == 0 {
                 let zone: SyncZone = flaky.next(2) == 0 ? .config : .secrets
@@ -68,6 +77,9 @@ struct ConvergenceRun {
         // The late device announced itself; everyone hears of it.
         for device in devices { try requireAvailable(try device.sync([.config], through: nil, policy: CompactionPolicy()), device, "after the late join") }
 
+        if ProcessInfo.processInfo.environment["CREDVAULT_CONVERGENCE_DEBUG"] != nil {
+            print("devices: \(devices.map { "\($0.name)=\($0.vault.deviceID)" }); revoked: \(revoked.map { "\($0.device.name)=\($0.device.vault.deviceID) last \($0.lastClock)" })")
+        }
         let reference = try devices[0].dump()
         guard !reference.isEmpty else { throw ConvergenceFailure("the run replicated nothing") }
         for device in devices.dropFirst() + [late] {
@@ -88,6 +100,7 @@ struct ConvergenceRun {
             let forged = try hostile.forgeries(config: device.config, secrets: device.secrets)
             guard forged.isEmpty else { throw ConvergenceFailure("forged records reached \(device.name): \(forged)") }
         }
+        try assertNothingPastCutoffSurvives(revoked, in: devices + [late])
         try assertNoAcknowledgedWriteLost(devices, final: devices[0])
         totals.configConflicts += try accountForEveryConfigWrite(devices, final: devices[0])
         totals.secretConflicts += try accountForEverySecretWrite(devices, final: devices[0])
@@ -156,6 +169,12 @@ struct ConvergenceTotals {
     var secretConflicts = 0
     /// Lines of the final replicas per kind (`host`, `group`, …, `tombstone`, `item`, `deleted`).
     var finalLines: [String: Int] = [:]
+    /// Membership moves: rotations, devices joined by approval, revocations, and edits the
+    /// revoked devices went on publishing.
+    var rotations = 0
+    var approvals = 0
+    var revocations = 0
+    var revokedWrites = 0
 
     mutating func add(_ other: ConvergenceTotals) {
         syncs += other.syncs
@@ -166,11 +185,16 @@ struct ConvergenceTotals {
         configConflicts += other.configConflicts
         secretConflicts += other.secretConflicts
         finalLines.merge(other.finalLines, uniquingKeysWith: +)
+        rotations += other.rotations
+        approvals += other.approvals
+        revocations += other.revocations
+        revokedWrites += other.revokedWrites
     }
 
     var summary: String {
         let kinds = finalLines.keys.sorted().map { "\($0) \(finalLines[$0]!)" }.joined(separator: ", ")
         return "\(edits) edits taken, refusals \(refusals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
-            + "\(syncs) syncs in the random phases, none failed; \(configConflicts) config values and \(secretConflicts) secret bodies kept as conflicts; final records: \(kinds)"
+            + "\(syncs) syncs in the random phases, none failed; \(configConflicts) config values and \(secretConflicts) secret bodies kept as conflicts; "
+            + "\(rotations) rotations, \(approvals) devices joined by approval, \(revocations) revoked (which then published \(revokedWrites) edits); final records: \(kinds)"
     }
 }

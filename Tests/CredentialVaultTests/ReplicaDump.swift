@@ -1,3 +1,4 @@
+import Sodium
 import Replication
 import SQLite
 @testable import ConfigTrack
@@ -31,8 +32,10 @@ enum ReplicaDump {
         // (the newer incarnation already beats any delivery of the old one) and need not travel.
         var winners: [String: String] = [:]
         for item in try secrets.items() {
-            let sealed = try secrets.read("body") { db in try secrets.state(db, item.reference).sealed } ?? []
-            winners[item.reference] = "item \(item.reference) #\(item.incarnation) \(item.version) \(item.availability) \(sealed)"
+            // Each device seals its own copy (and seals it again in each new epoch): the same
+            // body is the same plaintext, compared by digest; one that does not open says so.
+            let body = (try? secrets.read(item.reference)).map { GenericHash.hash($0.withUnsafeBytes { Array($0) }) }
+            winners[item.reference] = "item \(item.reference) #\(item.incarnation) \(item.version) \(item.availability) \(body.map { "\($0)" } ?? "does not open")"
         }
         for reference in try Connection(path: secrets.queue.path).query("SELECT DISTINCT reference FROM deletion_markers", [], { $0.text(0) ?? "" }) {
             guard case .deleted(let marker) = try secrets.state(of: reference) else { continue }

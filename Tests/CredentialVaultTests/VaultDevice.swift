@@ -48,7 +48,7 @@ final class VaultDevice: Sendable {
     /// Where the first device leaves the recovery key the others join with.
     static func recoveryKeyPath(_ directory: String) -> String { directory + "/recovery-key" }
 
-    private init(name: String, vault: Vault, skewMilliseconds: Int64) {
+    init(name: String, vault: Vault, skewMilliseconds: Int64) {
         self.name = name
         self.vault = vault
         vault.config.clockSkew.withLock { $0 = skewMilliseconds }
