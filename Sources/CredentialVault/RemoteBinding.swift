@@ -78,7 +78,8 @@ struct RemoteBinding: Codable {
     /// The pinned genesis hash; a binding of format 1 is refused with the command that upgrades it.
     func pinnedGenesis() throws -> [UInt8] {
         guard format == Self.format else {
-            throw VaultError(.conflict, "This vault is bound to a remote of an older format (1).", hint: "Upgrade the remote with: credctl remote upgrade")
+            throw VaultError(.conflict, "This vault is bound to a remote of an older format (1).",
+                             hint: "Upgrade the remote from one device with: credctl remote upgrade (it asks for the sync passphrase once); the other devices then join it again with: credctl remote set \(location)")
         }
         guard let genesis, let bytes = Base64.decode(genesis), bytes.count == 32 else {
             throw VaultError(.corrupt, "The vault's remote.json holds no usable genesis hash.", hint: "Bind the remote again with credctl remote set.")

@@ -77,8 +77,10 @@ extension Vault {
     /// A new vault on `remote` with this device its first member: the genesis first, then
     /// `vault.json` naming it (a crash between leaves a genesis of this device's, which the next
     /// try replaces: no other device can have joined a remote with no `vault.json`).
-    private func createRemote(_ address: RemoteAddress, remote: any Remote, name: String?, conditionalWrites: Bool,
-                              requeue: Bool, deliver: RecoveryKeyDelivery?) throws -> (RemoteBinding, RecoveryKey) {
+    /// `clearing` names objects removed once the roster is written and before `vault.json` names
+    /// it (a format-1 remote's objects, its `vault.json` last).
+    func createRemote(_ address: RemoteAddress, remote: any Remote, name: String?, conditionalWrites: Bool,
+                      requeue: Bool, deliver: RecoveryKeyDelivery?, clearing: [String] = []) throws -> (RemoteBinding, RecoveryKey) {
         guard secrets.isUnlocked else {
             throw VaultError(.locked, "Creating a remote boxes the vault key to this device and the recovery key, which needs the vault unlocked.",
                              hint: "Unlock it with its passphrase or key file.")
@@ -110,6 +112,7 @@ extension Vault {
         _ = try remote.createOnly(RecoveryAttestation.objectName(0), bytes: RecoveryAttestation.object(signing: authority.signing, vaultID: vaultID, genesis: hash,
                                                                                                        position: 0, entryHash: hash))
         Failpoint.hit("remote-set.after-genesis")
+        for object in clearing { try remote.delete(object) }
         _ = try remote.createOnly(VaultDocument.objectName, bytes: VaultDocument(vaultID: vaultID, genesis: hash).encoded)
         try RosterCache.save([genesis], in: directory)
         let binding = RemoteBinding(address: address, vaultID: vaultID, genesis: hash, transportKeys: [1: epoch.transport],
