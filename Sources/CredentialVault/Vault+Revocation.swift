@@ -19,7 +19,7 @@ extension Vault {
         try VaultError.wrapping {
             try directory.withExclusiveLock {
                 let member = try boundMember()
-                let subject = try Self.member(named: device, in: member.roster, objects: member.objects, reader: try deviceKeys(), binding: try requireBinding())
+                let subject = try Self.member(named: device, in: member.roster, binding: try requireBinding())
                 guard subject != deviceID else {
                     throw VaultError(.invalidInput, "A device cannot revoke itself.", hint: "Revoke it from another device of the vault.")
                 }
@@ -164,7 +164,7 @@ extension Vault {
     }
 
     /// The member `text` names: its id, or the name the roster gives it (one member only).
-    static func member(named text: String, in roster: RosterState, objects: [[UInt8]], reader: DeviceKeys, binding: RemoteBinding) throws -> String {
+    static func member(named text: String, in roster: RosterState, binding: RemoteBinding) throws -> String {
         if roster.members[text] != nil { return text }
         let names = try memberNames(roster: roster, binding: binding)
         let matching = names.filter { $0.value == text }.map(\.key)

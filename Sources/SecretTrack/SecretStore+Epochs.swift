@@ -66,7 +66,13 @@ extension SecretStore {
     /// snapshot carries the resealed bodies, and compaction then collects the batches that held
     /// the old ones. Returns how many bodies were sealed again. Needs the store unlocked.
     @discardableResult
+    ///
+    /// With the keyring backend nothing is resealed: a body kept outside is addressed by its
+    /// version, so sealing it again in place could not be made crash-safe (a kill between the
+    /// keyring write and the commit would leave the row naming bytes no longer there). Its
+    /// bodies stay in the epoch they were written in until they are next written.
     public func resealToNewestEpoch() throws -> Int {
+        guard !usesExternalBodies else { return 0 }
         let keys = try unlockedKeys()
         let newest = keys.newestEpoch
         var count = 0

@@ -104,7 +104,7 @@ public final class SecretStore: Sendable {
         keys.withLock { $0 = opened }
     }
 
-    /// The vault key, for publishing it wrapped under the sync passphrase (`vault.json`).
+    /// Epoch 1's vault key, for boxing it (creating a remote) and checking a rebind.
     /// Needs the store unlocked.
     public func vaultKeyForPublishing() throws -> SecretBytes { try unlockedKeys().vaultKey }
 
