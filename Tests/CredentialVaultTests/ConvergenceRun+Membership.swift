@@ -21,7 +21,7 @@ struct RevokedDevice {
 /// approval, and revocations (the revoked device then keeps writing).
 extension ConvergenceRun {
     func membershipMove(_ devices: inout [VaultDevice], _ revoked: inout [RevokedDevice], flaky: FlakyRemote, directory: String, remoteRoot: String,
-                        totals: inout ConvergenceTotals) throws {
+                        hostile: HostileDevice, totals: inout ConvergenceTotals) throws {
         switch flaky.next(3) {
         case 0:
             let device = devices[Int(flaky.next(UInt64(devices.count)))]
@@ -34,7 +34,10 @@ extension ConvergenceRun {
             totals.approvals += 1
         case 2 where devices.count > 3:
             // Never device-0, whose replica the others are compared with; never a race: the
-            // victim's every batch is on the remote and read by the revoker first.
+            // victim's every batch is on the remote as it wrote it (the hostile participant's
+            // rewrites put back) and read by the revoker first. A device that applied a batch
+            // past the cutoff must rebuild the zone, which is not built yet (docs/devices.md).
+            try hostile.restore(all: true)
             let victimIndex = 1 + Int(flaky.next(UInt64(devices.count - 1)))
             let victim = devices[victimIndex]
             var revoker = devices[Int(flaky.next(UInt64(devices.count)))]
@@ -90,8 +93,13 @@ extension VaultDevice {
         return VaultDevice(name: name, vault: asked.vault, skewMilliseconds: 0)
     }
 
-    /// The newest version this device stamped, in either store.
-    func newestOwnClock() throws -> UInt64 { try versions(by: vault.deviceID).map(\.clock).max() ?? 0 }
+    /// The clock of both stores now: every version this device stamps from now on is newer
+    /// (its own stamps still in the replica would miss those superseded here since).
+    func newestOwnClock() throws -> UInt64 {
+        try [config.queue.path, secrets.queue.path].map { path in
+            try Connection(path: path).queryFirst("SELECT last FROM replication_clock WHERE id = 1") { $0.uint64(0) } ?? 0
+        }.max() ?? 0
+    }
 
     /// Every version stamped by `device` this replica holds: config field stamps, secret bodies
     /// and deletion markers.

@@ -37,7 +37,8 @@ struct ConvergenceRun {
         for step in 0..<80 {
             if flaky.next(8) == 0 { try hostile.act() }
             if flaky.next(12) == 0 {
-                try membershipMove(&devices, &revoked, flaky: flaky, directory: directory, remoteRoot: remoteRoot, totals: &totals)
+                try membershipMove(&devices, &revoked, flaky: flaky, directory: directory, remoteRoot: remoteRoot, hostile: hostile, totals: &totals)
+                hostile.forget(revoked.map(\.device.vault.deviceID))
                 continue
             }
             if let gone = revoked.last, flaky.next(4) == 0 {

@@ -27,7 +27,7 @@ final class HostileDevice {
     private var impostors: [String: SigningKeyPair] = [:]
     /// The honest devices' names: replays and rewrites aim at their objects; it never writes a
     /// batch those devices would take for their own next one.
-    let honest: [String]
+    private(set) var honest: [String]
     /// Device names it writes under: made-up ids and garbage, each a valid path component.
     let ghosts: [String]
     /// Record ids it made up: none may ever be in an honest replica.
@@ -42,6 +42,11 @@ final class HostileDevice {
     /// devices wrote), read at most once per move.
     private var listing: [String]?
     var recordNames: [String: [String]] = [:]
+
+    /// A revoked device is no longer aimed at: a member relaying what a revoked device wrote
+    /// after its revocation is a member's own write (it holds until that member is revoked), and
+    /// the run checks that nothing else brings such a write in.
+    func forget(_ devices: [String]) { honest.removeAll(where: devices.contains) }
 
     init(root: String, generator: FlakyRemote, member: SignedSeal, honest: [String]) {
         self.root = root
