@@ -60,7 +60,7 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
     let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzBatch", ["Replication", "Sodium"]),
         ("FuzzCompaction", ["Replication", "Sodium"]),
-        ("FuzzVaultJSON", ["Replication", "Sodium"]),
+        ("FuzzVaultJSON", ["Replication", "Sodium", "Membership"]),
         ("FuzzConfigMerge", ["ConfigTrack", "Replication", "SQLite"]),
         ("FuzzS3XML", ["S3"]),
         ("FuzzAWSCredentials", ["S3", "Sodium"]),

@@ -1,9 +1,10 @@
 import FoundationEssentials
 import FuzzSupport
+import Membership
 import Replication
 import Sodium
 
-/// `vault.json` as a remote serves it: read for its vault id (no passphrase), then opened with
+/// `vault.json` as a remote serves it: read as format 2 (vault id and genesis), and as format 1 read for its vault id (no passphrase), then opened with
 /// the fixed passphrase the seeds were written with.
 ///
 /// Opening runs Argon2id with the parameters the file names. Parameters a tampered file can
@@ -14,6 +15,10 @@ import Sodium
 public func fuzzVaultJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var input = FuzzInput(data, size)
     let bytes = input.rest()
+    // Format 2 first: what every build now reads; one that reads back must write itself again.
+    if let document = try? VaultDocument.decode(bytes) {
+        FuzzFixtures.require((try? VaultDocument.decode(document.encoded)) == document, "vault.json of format 2 does not read back as written")
+    }
     guard (try? RemoteVaultKeys.vaultID(in: bytes)) != nil else { return 0 }
     guard let cost = try? JSONDecoder().decode(Cost.self, from: Data(bytes)), cost.opsLimit <= 1, cost.memLimit <= 8_192 else { return 0 }
     if let keys = try? RemoteVaultKeys.open(bytes, passphrase: FuzzFixtures.syncPassphrase) {

@@ -11,7 +11,7 @@ enum RosterCache {
     static func load(from directory: VaultDirectory) throws -> [[UInt8]] {
         let path = directory.path + "/" + fileName
         guard VaultDirectory.exists(path) else { return [] }
-        let bytes = try SecretBytes.read(contentsOfFile: path, limit: 1 << 30).withUnsafeBytes { Array($0) }
+        let bytes = try SecretBytes.read(contentsOfFile: path, limit: 64 << 20).withUnsafeBytes { Array($0) }
         var reader = ByteReader(bytes)
         var objects: [[UInt8]] = []
         do {

@@ -166,7 +166,6 @@ public struct ZoneEngine: Sendable {
             // Its writer's `add` may still be on its way: read again once the roster grows. Its
             // bytes are never stored, so junk under names no member has cannot fill this device.
             report.waiting += 1
-            report.unknownSigners += 1
             return nil
         } catch let error as ReplicationError where error.code == .authenticationFailed {
             // Incomplete (still being copied) and sealed-with-another-key look alike; only bytes

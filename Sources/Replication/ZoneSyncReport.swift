@@ -10,8 +10,6 @@ public struct ZoneSyncReport: Sendable, Equatable {
     public var quarantined = 0
     /// Objects that did not open yet and will be retried (for example still being copied).
     public var waiting = 0
-    /// Of those, objects whose writer the verified roster does not know (yet).
-    public var unknownSigners = 0
     /// Objects under this device's own name that it did not publish: another writer uses its
     /// identity (a copied vault directory) or its state was restored from a backup. They are
     /// merged (nothing is lost), but nothing is sent in that run.
