@@ -1,4 +1,7 @@
+import ConfigTrack
 import Membership
+import Replication
+import SecretTrack
 
 extension Vault {
     /// The vault's devices as the roster this device verified last gives them, in roster order
@@ -13,11 +16,17 @@ extension Vault {
             let names = try Self.memberNames(roster: roster, binding: binding)
             func label(_ id: String) -> String { names[id].map { "\($0) (\(id))" } ?? id }
             var devices: [DeviceSummary] = []
-            var revokedBy: [String: String] = [:]
+            var revokedBy: [String: String] = [:], lastEpoch: [String: UInt32] = [:]
             for object in objects {
                 let entry = try RosterObjects.entry(of: object)
-                if case .revoke(let revoked, _, _, _) = entry.change { for device in revoked { revokedBy[device.device] = entry.signer } }
+                if case .revoke(let revoked, let keys, _, _) = entry.change {
+                    for device in revoked {
+                        revokedBy[device.device] = entry.signer
+                        lastEpoch[device.device] = keys.epoch - 1
+                    }
+                }
             }
+            let heard = try lastHeard()
             for object in objects {
                 let entry = try RosterObjects.entry(of: object)
                 let id: String, joined: String
@@ -26,11 +35,20 @@ extension Vault {
                 case .add(let device, _, _): (id, joined) = (device.id, entry.signer.isEmpty ? "recovery key" : "approved by \(label(entry.signer))")
                 default: continue
                 }
-                devices.append(DeviceSummary(id: id, name: names[id], state: roster.members[id] != nil ? .member : .revoked, joined: joined,
-                                             revokedBy: revokedBy[id].map(label), isThisDevice: id == deviceID))
+                let member = roster.members[id] != nil
+                devices.append(DeviceSummary(id: id, name: names[id], state: member ? .member : .revoked, joined: joined,
+                                             revokedBy: revokedBy[id].map(label), isThisDevice: id == deviceID,
+                                             epoch: member ? roster.epoch : lastEpoch[id], lastHeardMilliseconds: heard[id]))
             }
             return devices
         }
+    }
+
+    /// Per device, when its newest change this device applied (in either zone) was made: its
+    /// own hybrid clock, in milliseconds.
+    func lastHeard() throws -> [String: UInt64] {
+        let clocks = try ConfigZone(store: config).lastHeard().merging(try SecretZone(store: secrets).lastHeard(), uniquingKeysWith: max)
+        return clocks.mapValues { $0 >> HybridLogicalClock.counterBits }
     }
 
     /// The newest epoch of the roster this device verified last.

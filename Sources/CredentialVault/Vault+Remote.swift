@@ -44,7 +44,14 @@ extension Vault {
             let document = try Self.document(on: remote)
             if let previous, previous.format == RemoteBinding.format {
                 let unchanged = try document?.genesis == previous.pinnedGenesis() && previous.address() == address
-                if unchanged { return .bound }
+                if unchanged {
+                    guard merge else { return .bound }
+                    // Rebinding to the same remote accepts it as it is now (rolled back, restored
+                    // from a backup): what was read before is forgotten and everything sent again,
+                    // under sequences past every one this device used (others have read those).
+                    try finishRebind(previous, remote: remote, keepingSequences: true)
+                    return .bound
+                }
                 if !merge { throw Self.rebindNeeded(address.description) }
             }
             // Bound before (to a remote since reset or moved, or of format 1): everything is sent again.
@@ -125,9 +132,14 @@ extension Vault {
 
     /// The second half of a rebind: cursors reset and every surviving record queued again, so
     /// the remote receives this device's whole state; then the binding says it is done.
-    func finishRebind(_ binding: RemoteBinding, remote: any Remote) throws {
-        try ConfigZone(store: config).requeueAll(nextSequence: try SyncTables.nextSequence(on: remote, zone: "config", device: deviceID))
-        try SecretZone(store: secrets).requeueAll(nextSequence: try SyncTables.nextSequence(on: remote, zone: "secrets", device: deviceID))
+    func finishRebind(_ binding: RemoteBinding, remote: any Remote, keepingSequences: Bool = false) throws {
+        let configZone = ConfigZone(store: config), secretZone = SecretZone(store: secrets)
+        func next(_ store: any ZoneStore) throws -> UInt64 {
+            let onRemote = try SyncTables.nextSequence(on: remote, zone: store.zone, device: deviceID)
+            return keepingSequences ? max(onRemote, try store.syncState().nextSequence) : onRemote
+        }
+        try configZone.requeueAll(nextSequence: try next(configZone))
+        try secretZone.requeueAll(nextSequence: try next(secretZone))
         var done = binding
         done.requeuePending = nil
         try done.save(in: directory)

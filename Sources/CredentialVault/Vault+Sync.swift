@@ -46,6 +46,9 @@ extension Vault {
             // Each device announces itself in the config zone the first time it syncs.
             try config.announceDevice()
             let access = try zoneAccess(binding, remote, genesis: genesis)
+            // For the reasons a zone gives: devices by name where the roster opens one.
+            let names = Dictionary(((try? rosterDevices()) ?? []).map { device in (device.id, device.name.map { "'\($0)' (\(device.id))" } ?? device.id) },
+                                   uniquingKeysWith: { first, _ in first })
             // The zones share nothing but the remote (each has its own database, journal and
             // cursors), so they run side by side: a join takes as long as the larger zone.
             let config = config, secrets = secrets
@@ -55,7 +58,7 @@ extension Vault {
                 let store = stores(zone == .config ? ConfigZone(store: config) : SecretZone(store: secrets))
                 var report: (@Sendable (ZoneSyncReport) -> Void)?
                 if let progress { report = { progress(zone, $0.receivedChanges, $0.sentChanges) } }
-                let outcome = Self.run(zone, store: store, remote: remote, access: access, compaction: compaction, progress: report)
+                let outcome = Self.run(zone, store: store, remote: remote, access: access, compaction: compaction, progress: report, names: names)
                 results.withLock { $0[zone] = outcome }
             }
             let outcomes = results.withLock { finished in zones.compactMap { finished[$0] } }
@@ -154,6 +157,22 @@ extension Vault {
         }
     }
 
+    /// What a run that otherwise went through must tell the user: the remote shows less than
+    /// this device has read (docs/devices.md, "Freshness"), or this device applied what a revoked
+    /// device wrote past its cutoff (a revocation race).
+    static func attention(_ report: ZoneSyncReport, names: [String: String]) -> String? {
+        func devices(_ ids: some Sequence<String>) -> String { ids.sorted().map { names[$0] ?? $0 }.joined(separator: ", ") }
+        if !report.shortfalls.isEmpty {
+            return "the remote shows less than this device has read: objects of \(devices(report.shortfalls.keys)) are gone and no snapshot covers them "
+                + "(the remote was rolled back or restored from a backup, or withholds objects); if it was restored on purpose, rebind with credctl remote set --merge"
+        }
+        if !report.appliedPastCutoff.isEmpty {
+            return "this device applied what revoked \(devices(report.appliedPastCutoff.keys)) wrote past its revocation's cutoff, before it learnt of the revocation; "
+                + "this zone has to be rebuilt from the remote, and is not compacted until then"
+        }
+        return nil
+    }
+
     /// Why a zone cannot run: its state, the failure to report, and the reason in words.
     struct ZoneProblem: Error {
         let state: ZoneOutcome.State
@@ -168,7 +187,7 @@ extension Vault {
     }
 
     private static func run(_ zone: SyncZone, store: any ZoneStore, remote: any Remote, access: Result<SignedSeal, ZoneProblem>, compaction: CompactionPolicy,
-                            progress: (@Sendable (ZoneSyncReport) -> Void)?) -> ZoneOutcome {
+                            progress: (@Sendable (ZoneSyncReport) -> Void)?, names: [String: String]) -> ZoneOutcome {
         let seal: SignedSeal
         switch access {
         case .success(let granted): seal = granted
@@ -181,6 +200,10 @@ extension Vault {
                 return ZoneOutcome(zone: zone, state: .needsAttention,
                                    reason: "another copy of this vault writes under this device's name (a copied vault directory, or a restored backup); its changes were merged, nothing was sent",
                                    fetchedObjects: report.fetchedObjects, applied: report.applied, quarantined: report.quarantined, waiting: report.waiting, sentChanges: 0)
+            }
+            if let reason = attention(report, names: names) {
+                return ZoneOutcome(zone: zone, state: .needsAttention, reason: reason, fetchedObjects: report.fetchedObjects, applied: report.applied,
+                                   quarantined: report.quarantined, waiting: report.waiting, sentChanges: report.sentChanges)
             }
             return ZoneOutcome(zone: zone, state: .available, reason: nil, fetchedObjects: report.fetchedObjects, applied: report.applied,
                                quarantined: report.quarantined, waiting: report.waiting, sentChanges: report.sentChanges,

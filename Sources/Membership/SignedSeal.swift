@@ -41,6 +41,10 @@ public struct SignedSeal: ObjectSeal {
         return keys
     }
 
+    public func cutoffs(zone: String) -> [String: UInt64] {
+        roster.revoked.mapValues { cutoffs in cutoffs.first { $0.zone == zone }?.sequence ?? 0 }
+    }
+
     private static let noPrevious = [UInt8](repeating: 0, count: SignedFrame.hashCount)
 
     /// The sealed body's associated data: the codec's context and the epoch, so a body cannot be

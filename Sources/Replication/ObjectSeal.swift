@@ -16,6 +16,14 @@ public protocol ObjectSeal: Sendable {
     /// unread, never stored), and `malformed`, `unsupportedFormat`, `forged` or `revokedWriter`
     /// for bytes that will never be applied (quarantined with the reason).
     func open(_ bytes: [UInt8], name: String, writer: String, purpose: SealPurpose, context: [UInt8]) throws -> [UInt8]
+
+    /// Every revoked writer of `zone` and its cutoff there: the highest sequence of its batches
+    /// that stands (0 when none does). Format 1 revokes no one.
+    func cutoffs(zone: String) -> [String: UInt64]
+}
+
+extension ObjectSeal {
+    public func cutoffs(zone: String) -> [String: UInt64] { [:] }
 }
 
 /// Remote format 1: sealed with one transport key every device of the vault holds.

@@ -50,6 +50,11 @@ extension SQLiteZoneStore {
         try writeBookkeeping { try SyncTables.setValue($0, zone: zone, key: key, value) }
     }
 
+    /// Per writer device, the newest version it stamped itself that this device applied here.
+    public func lastHeard() throws -> [String: UInt64] {
+        try readBookkeeping { try SyncTables.heard($0, zone: zone) }
+    }
+
     public func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
         try writeBookkeeping { try SyncTables.acknowledge($0, zone: zone, sent: sent, sequence: sequence) }
     }

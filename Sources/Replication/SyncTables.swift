@@ -101,6 +101,35 @@ public enum SyncTables {
         try db.run("DELETE FROM replication_unreadable WHERE name = ?", [Batch.objectName(zone: zone, device: device, sequence: sequence)])
     }
 
+    private static let heardPrefix = "heard:"
+    static let appliedPrefix = "applied:"
+
+    /// Remembers, for a batch whose envelopes were merged (not one quarantined whole), its
+    /// sequence — the highest of its writer's whose changes this device took in (a revocation
+    /// race is a revoked writer's past its cutoff) — and the newest version its writer stamped
+    /// itself in it: when that device was last heard from, by its own clock (`device list`).
+    private static func noteHeard(_ db: Connection, zone: String, from batch: IncomingBatch) throws {
+        guard !batch.envelopes.isEmpty else { return }
+        try raise(db, zone: zone, key: appliedPrefix + batch.device, to: batch.sequence)
+        guard let newest = batch.envelopes.lazy.map(\.version).filter({ $0.device == batch.device }).max() else { return }
+        try raise(db, zone: zone, key: heardPrefix + batch.device, to: newest.clock)
+    }
+
+    private static func raise(_ db: Connection, zone: String, key: String, to number: UInt64) throws {
+        if let known = try value(db, zone: zone, key: key), known.count == 8, decode(known) >= number { return }
+        try setValue(db, zone: zone, key: key, withUnsafeBytes(of: number.bigEndian) { Array($0) })
+    }
+
+    private static func decode(_ bytes: [UInt8]) -> UInt64 { bytes.reduce(0) { $0 << 8 | UInt64($1) } }
+
+    /// Per writer device, the newest version it stamped itself that this device applied from its
+    /// batches in `zone` (a hybrid logical clock).
+    public static func heard(_ db: Connection, zone: String) throws -> [String: UInt64] {
+        let rows = try db.query("SELECT key, value FROM replication_values WHERE zone = ? AND key >= ? AND key < ?",
+                                [zone, heardPrefix, "heard;"]) { (($0.text(0) ?? "").dropFirst(heardPrefix.count), $0.blob(1) ?? []) }
+        return Dictionary(rows.filter { $0.1.count == 8 }.map { (String($0.0), decode($0.1)) }, uniquingKeysWith: max)
+    }
+
     /// Makes the next sequence at least `sequence + 1`.
     public static func reserve(_ db: Connection, zone: String, through sequence: UInt64) throws {
         try db.run("""
@@ -185,6 +214,7 @@ public enum SyncTables {
             if let newestAccepted { try LocalClock.observe(db, newestAccepted) }
             if batch.advancesCursor {
                 try advance(db, zone: zone, device: batch.device, sequence: batch.sequence, ownDevice: ownDevice)
+                try noteHeard(db, zone: zone, from: batch)
             }
             for (device, sequence) in batch.covers where sequence > 0 {
                 try advance(db, zone: zone, device: device, sequence: sequence, ownDevice: ownDevice)
@@ -240,6 +270,8 @@ public enum SyncTables {
     public static func restart(_ db: Connection, zone: String, nextSequence: UInt64) throws {
         try db.run("DELETE FROM replication_cursors WHERE zone = ?", [zone])
         try db.run("DELETE FROM replication_unreadable")
+        // What was read before counts for nothing now: neither a shortfall nor a race.
+        try db.run("DELETE FROM replication_values WHERE zone = ? AND (key = 'shortfall-runs' OR (key >= ? AND key < 'applied;'))", [zone, appliedPrefix])
         try db.run("INSERT OR REPLACE INTO replication_sequences (zone, next) VALUES (?, ?)", [zone, nextSequence])
     }
 

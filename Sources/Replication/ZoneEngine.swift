@@ -44,6 +44,10 @@ public struct ZoneEngine: Sendable {
         for sequence in try send(into: &report) {
             listing.batches[store.deviceID, default: [:]][sequence] = Batch.objectName(zone: store.zone, device: store.deviceID, sequence: sequence)
         }
+        // A state holding what a revoked device wrote past its cutoff would spread it in a
+        // snapshot, and its cursors would claim it: no compaction until the zone is rebuilt.
+        report.appliedPastCutoff = try appliedPastCutoff()
+        guard report.appliedPastCutoff.isEmpty else { return report }
         do {
             try compact(listing, into: &report)
         } catch {
@@ -78,6 +82,7 @@ public struct ZoneEngine: Sendable {
         // After the listing, which gives an S3 remote the ETags it fingerprints objects by.
         try rereadQuarantinedObjects(into: &report)
         var state = try store.syncState()
+        report.shortfalls = try shortfalls(&listing, state: state)
         if try startFromSnapshots(&listing, state: state, into: &report) { state = try store.syncState() }
         let byDevice = listing.batches
         for device in byDevice.keys.sorted() {

@@ -19,6 +19,13 @@ public struct ZoneSyncReport: Sendable, Equatable {
     /// This device's own objects are listed past a gap it has not read (a restore from an older
     /// backup while the sync tool delivers): nothing was sent in that run.
     public var ownObjectsAhead = false
+    /// Writers whose objects the remote shows fewer of than this device has read (with the
+    /// sequence read), no snapshot covering the difference, for several runs in a row: the remote
+    /// was rolled back or withholds objects (`ZoneEngine.shortfalls`).
+    public var shortfalls: [String: UInt64] = [:]
+    /// Revoked writers whose objects past their cutoff this device had applied (with that
+    /// cutoff): the zone must be rebuilt from the remote.
+    public var appliedPastCutoff: [String: UInt64] = [:]
     public var sentChanges = 0
     public var sentObjects = 0
     /// Compaction: snapshots read and written, old objects collected, and why compaction

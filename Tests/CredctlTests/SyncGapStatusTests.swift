@@ -56,4 +56,26 @@ final class SyncGapStatusTests: TwoDeviceTestCase {
         XCTAssertEqual(config["waiting"] as? Int, 0)
         XCTAssertTrue(config["waiting_since"] is NSNull, "\(config)")
     }
+    /// A remote rolled back below what B has read (a folder restored from an old backup): said
+    /// as needsAttention from the third run on, naming the device; a rebind accepts it.
+    func testARemoteRolledBackBelowWhatWasReadNeedsAttention() throws {
+        try join()
+        for label in ["one", "two"] {
+            assertStatus(try a.run("host", "add", label, "--hostname", "\(label).example"), 0)
+            assertStatus(try a.run("sync", "--zone", "config"), 0)
+        }
+        assertStatus(try b.run("sync", "--zone", "config"), 0)
+        let deviceA = try XCTUnwrap(try status(a)["device_id"] as? String)
+        let objects = try FileManager.default.contentsOfDirectory(atPath: remote + "/zones/config/\(deviceA)").filter { $0.hasSuffix(".batch") }.sorted()
+        try FileManager.default.removeItem(atPath: remote + "/zones/config/\(deviceA)/\(try XCTUnwrap(objects.last))")
+        for _ in 0..<2 { assertStatus(try b.run("sync", "--zone", "config"), 0) }
+        let third = try b.run("sync", "--zone", "config")
+        assertStatus(third, 1)
+        XCTAssertTrue(third.stderr.contains("the remote shows less than this device has read: objects of"), third.stderr)
+        XCTAssertTrue(third.stderr.contains(deviceA), third.stderr)
+        XCTAssertEqual(try zone(b, "config")["state"] as? String, "needsAttention")
+        assertStatus(try b.run("remote", "set", remote, "--merge"), 0)
+        for _ in 0..<3 { assertStatus(try b.run("sync", "--zone", "config"), 0) }
+        XCTAssertEqual(try zone(b, "config")["state"] as? String, "available")
+    }
 }

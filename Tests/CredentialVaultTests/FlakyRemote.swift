@@ -2,12 +2,15 @@ import Foundation
 import Replication
 import Synchronization
 
-/// A remote as a sync folder delivers it: objects arrive late (a listing misses some, a read
-/// finds nothing yet), arrive twice (a sync tool's conflict copy of an existing object), and in
-/// any order. Deterministic from its seed, so a failing run can be replayed.
+/// A remote as a sync folder delivers it: objects arrive late (a listing misses some until they
+/// are delivered, a read finds nothing yet), arrive twice (a sync tool's conflict copy of an
+/// existing object), and in any order. Deterministic from its seed, so a failing run can be replayed.
 final class FlakyRemote: Remote {
     let inner: DirectoryRemote
     private let state: Mutex<UInt64>
+    /// Names a listing has shown: delivered, they stay in the folder (a sync tool does not take
+    /// an object back), so a device never sees fewer of a writer's objects than it has read.
+    private let delivered = Mutex<Set<String>>([])
 
     init(inner: DirectoryRemote, seed: UInt64) {
         self.inner = inner
@@ -44,7 +47,9 @@ final class FlakyRemote: Remote {
            let bytes = try inner.get(victim) {
             _ = try? inner.createOnly(victim.replacingOccurrences(of: ".batch", with: ".sync-conflict-20261129-120000-DUP\(next(1000)).batch"), bytes: bytes)
         }
-        return names.filter { Self.neverLate($0) || next(4) != 0 }.shuffled(using: &generator)
+        let shown = names.filter { Self.neverLate($0) || delivered.withLock { [name = $0] in $0.contains(name) } || next(4) != 0 }
+        delivered.withLock { $0.formUnion(shown) }
+        return shown.shuffled(using: &generator)
     }
 
     /// `vault.json` is there before any device joins, so it is never late. Roster entries are

@@ -3,7 +3,7 @@ import CredentialVault
 struct DeviceListCommand: Command {
     static let spec = CommandSpec(
         path: ["device", "list"],
-        overview: "List the vault's devices as the roster this device verified last gives them (sync first for the newest): name, id, state (member or revoked), how each joined, and who revoked it; the vault's epoch. Without a remote, the devices as each announced itself when it first synced.",
+        overview: "List the vault's devices as the roster this device verified last gives them (sync first for the newest): name, id, state (member, revoked and by whom, or pending: asking to join), how each joined, the newest epoch whose keys it holds, and when its newest change this device has applied was made (by that device's clock: a member not heard from for long may be cut off, or the remote withholds its objects). Pending requests are read from the remote when it can be reached. Without a remote, the devices as each announced itself when it first synced.",
         usage: ["device list [--json]"],
         options: [],
         positionals: 0...0,
@@ -16,17 +16,27 @@ struct DeviceListCommand: Command {
         let vault = try context.openVault()
         let roster = try vault.rosterDevices()
         guard !roster.isEmpty else { return try announced(vault, context) }
+        // Best effort: the roster is local, requests are only on the remote.
+        let pending = ((try? vault.joinRequests()) ?? []).filter { !$0.approved }
         if context.json {
-            Output.json(.object([("epoch", .optional(vault.currentEpoch.map { Int($0) })), ("devices", .array(roster.map { device in
+            let devices: [JSONValue] = roster.map { device in
                 .object([("id", .string(device.id)), ("name", .optional(device.name)), ("state", .string(device.state.rawValue)),
-                         ("joined", .string(device.joined)), ("revoked_by", .optional(device.revokedBy)), ("this_device", .bool(device.isThisDevice))])
-            }))]))
+                         ("joined", .string(device.joined)), ("revoked_by", .optional(device.revokedBy)), ("this_device", .bool(device.isThisDevice)),
+                         ("epoch", .optional(device.epoch.map { Int($0) })), ("last_change", .optional(device.lastHeardMilliseconds.map { Int($0 / 1_000) }))])
+            } + pending.map { request in
+                .object([("id", .string(request.device)), ("name", .optional(request.name)), ("state", .string(DeviceSummary.State.pending.rawValue)),
+                         ("code", .string(request.code)), ("expires", .int(Int(request.expires)))])
+            }
+            Output.json(.object([("epoch", .optional(vault.currentEpoch.map { Int($0) })), ("devices", .array(devices))]))
             return
         }
-        Output.out(Table.render(["NAME", "ID", "STATE", "JOINED", ""], roster.map { device in
+        let rows = roster.map { device in
             [device.name ?? "(name not readable)", device.id, device.state == .revoked ? "revoked by \(device.revokedBy ?? "?")" : "member", device.joined,
-             device.isThisDevice ? "this device" : ""]
-        }))
+             device.epoch.map(String.init) ?? "", device.isThisDevice ? "(this device)" : device.lastHeardMilliseconds.map { ConflictText.time(Int64($0 / 1_000)) } ?? "never"]
+        } + pending.map { request in
+            [request.name ?? "(not sealed to this device)", request.device, "pending (code \(request.code))", "asked to join", "", ""]
+        }
+        Output.out(Table.render(["NAME", "ID", "STATE", "JOINED", "EPOCH", "LAST CHANGE"], rows))
         if let epoch = vault.currentEpoch { Output.out("Epoch: \(epoch)\n") }
     }
 

@@ -8,7 +8,7 @@ struct RemoteSetCommand: Command {
         usage: ["remote set DIR [--recovery-key-file FILE] [--name NAME] [--confirm CODE] [--wait [SECONDS]] [--merge]",
                 "remote set s3://BUCKET/PREFIX [--endpoint URL] [--region REGION] [--path-style] [--allow-insecure-http] [--recovery-key-file FILE] [--name NAME] [--merge]"],
         options: RemoteOptions.options + JoinOptions.options + [
-                  .init(name: "--merge", value: nil, help: "Rebind after the remote was reset or moved: create or join the vault there, refetch everything, and send all of this device's records again.")],
+                  .init(name: "--merge", value: nil, help: "Rebind after the remote was reset, moved or restored from a backup: create or join the vault there (or, on the same remote, accept it as it is now), refetch everything, and send all of this device's records again.")],
         positionals: 1...1,
         examples: ["credctl remote set ~/Sync/credctl", "credctl remote set /mnt/share/vault --recovery-key-file ~/recovery-key.txt",
                    "credctl remote set ~/Sync/credctl --merge",

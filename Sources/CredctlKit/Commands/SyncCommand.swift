@@ -57,8 +57,9 @@ struct SyncCommand: Command {
             throw CLIError(message: "The remote could not be used; local changes stay queued\(Self.because(failed)).",
                            hint: "Check that the remote directory is there and mounted, or the S3 endpoint reachable; sync again later.", status: ExitStatus.unavailable)
         }
-        if outcomes.contains(where: { $0.state == .needsAttention }) {
-            throw CLIError(message: "Sync needs attention; nothing was uploaded for the affected zone.", hint: "See credctl status.", status: ExitStatus.failure)
+        if let attention = outcomes.first(where: { $0.state == .needsAttention }) {
+            throw CLIError(message: "Sync of the \(attention.zone.rawValue) zone needs attention\(Self.because(attention)).", hint: "See credctl status.",
+                           status: ExitStatus.failure)
         }
     }
 

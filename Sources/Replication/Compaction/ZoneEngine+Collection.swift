@@ -8,7 +8,9 @@ extension ZoneEngine {
                  into report: inout ZoneSyncReport) throws {
         let zone = store.zone
         let complete = manifests.filter { listing.isComplete($0) || $0 == written }
-        guard let best = complete.first else { return }
+        // A snapshot past a revoked writer's cutoff is no base for anyone: never the best, and
+        // collected like a superseded one.
+        guard let best = complete.first(where: withinCutoffs) else { return }
         let live = try liveCursors(listing, now: now) + [mine]
         for (device, batches) in listing.batches {
             guard let newest = batches.keys.max() else { continue }
@@ -21,8 +23,8 @@ extension ZoneEngine {
         }
         // Snapshots: the best and the most recently written other one stay; the rest go when
         // the best covers everything they do. Manifest first, so no one starts reading it.
-        let recent = complete.filter { $0 != best }.max { $0.createdAt < $1.createdAt }
-        for manifest in complete where manifest != best && manifest != recent && best.dominates(manifest) {
+        let recent = complete.filter { $0 != best && withinCutoffs($0) }.max { $0.createdAt < $1.createdAt }
+        for manifest in complete where manifest != best && manifest != recent && (best.dominates(manifest) || !withinCutoffs(manifest)) {
             try remote.delete(manifest.name.objectName(zone: zone))
             for part in 0..<manifest.parts.count {
                 try remote.delete(CompactionObjectName(device: manifest.device, number: manifest.number, kind: .snapshotPart(part)).objectName(zone: zone))

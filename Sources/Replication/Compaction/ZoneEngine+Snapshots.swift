@@ -19,7 +19,7 @@ extension ZoneEngine {
         for (batch, _) in held where (cursors[batch.device] ?? 0) >= batch.sequence { cursors[batch.device] = batch.sequence - 1 }
         guard worthReading(listing, cursors: cursors) else { return false }
         var applied = false
-        for manifest in try manifests(&listing).filter(listing.isComplete) {
+        for manifest in try manifests(&listing).filter({ listing.isComplete($0) && withinCutoffs($0) }) {
             guard helps(manifest, listing, cursors: cursors) else { continue }
             guard try apply(manifest, into: &report) else { continue }
             applied = true
@@ -43,6 +43,12 @@ extension ZoneEngine {
         }.sorted(by: Self.better)
         listing.opened = opened
         return opened
+    }
+
+    /// Whether a snapshot may be a base: its cursor for no revoked writer passes that writer's
+    /// cutoff (it would bring what the revoked device wrote after it, which no one else applies).
+    func withinCutoffs(_ manifest: SnapshotManifest) -> Bool {
+        seal.cutoffs(zone: store.zone).allSatisfy { (manifest.cursors[$0.key] ?? 0) <= $0.value }
     }
 
     /// The snapshot to prefer: the one covering more history, then the later one.
