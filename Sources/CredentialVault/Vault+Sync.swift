@@ -158,17 +158,12 @@ extension Vault {
     }
 
     /// What a run that otherwise went through must tell the user: the remote shows less than
-    /// this device has read (docs/devices.md, "Freshness"), or this device applied what a revoked
-    /// device wrote past its cutoff (a revocation race).
+    /// this device has read (docs/devices.md, "Freshness").
     static func attention(_ report: ZoneSyncReport, names: [String: String]) -> String? {
         func devices(_ ids: some Sequence<String>) -> String { ids.sorted().map { names[$0] ?? $0 }.joined(separator: ", ") }
         if !report.shortfalls.isEmpty {
             return "the remote shows less than this device has read: objects of \(devices(report.shortfalls.keys)) are gone and no snapshot covers them "
                 + "(the remote was rolled back or restored from a backup, or withholds objects); if it was restored on purpose, rebind with credctl remote set --merge"
-        }
-        if !report.appliedPastCutoff.isEmpty {
-            return "this device applied what revoked \(devices(report.appliedPastCutoff.keys)) wrote past its revocation's cutoff, before it learnt of the revocation; "
-                + "this zone has to be rebuilt from the remote, and is not compacted until then"
         }
         return nil
     }
@@ -205,10 +200,12 @@ extension Vault {
                 return ZoneOutcome(zone: zone, state: .needsAttention, reason: reason, fetchedObjects: report.fetchedObjects, applied: report.applied,
                                    quarantined: report.quarantined, waiting: report.waiting, sentChanges: report.sentChanges)
             }
-            return ZoneOutcome(zone: zone, state: .available, reason: nil, fetchedObjects: report.fetchedObjects, applied: report.applied,
-                               quarantined: report.quarantined, waiting: report.waiting, sentChanges: report.sentChanges,
-                               snapshotsRead: report.snapshotsRead, snapshotsWritten: report.snapshotsWritten,
-                               collectedObjects: report.collectedObjects, compactionProblem: report.compactionProblem)
+            var outcome = ZoneOutcome(zone: zone, state: .available, reason: nil, fetchedObjects: report.fetchedObjects, applied: report.applied,
+                                      quarantined: report.quarantined, waiting: report.waiting, sentChanges: report.sentChanges,
+                                      snapshotsRead: report.snapshotsRead, snapshotsWritten: report.snapshotsWritten,
+                                      collectedObjects: report.collectedObjects, compactionProblem: report.compactionProblem)
+            outcome.rebuiltAfter = report.rebuiltAfter.map { names[$0] ?? $0 }
+            return outcome
         } catch let error as ReplicationError {
             SyncLog.failure(zone: zone.rawValue, stage: "run", code: error.code.rawValue)
             switch error.code {

@@ -24,6 +24,9 @@ public struct ZoneOutcome: Sendable {
     public var snapshotsWritten = 0
     public var collectedObjects = 0
     public var compactionProblem: String?
+    /// The revoked devices whose changes past their cutoff this device had taken in (a
+    /// revocation race), by name: the run rebuilt the zone from the remote without them.
+    public var rebuiltAfter: [String] = []
     /// For a failed zone, the kind of failure when it tells the user what to do: `.accessDenied`
     /// (the remote refused the credentials: fix them) or `.unavailable` (it could not be reached:
     /// try again later).

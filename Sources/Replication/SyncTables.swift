@@ -275,6 +275,25 @@ public enum SyncTables {
         try db.run("INSERT OR REPLACE INTO replication_sequences (zone, next) VALUES (?, ?)", [zone, nextSequence])
     }
 
+    /// The bookkeeping half of a zone's rebuild (`ZoneStore.startRebuild`), inside the store's
+    /// write transaction, after the store removed every record it holds no pending change of:
+    /// every cursor reset — this device's own too, so its published batches are read back (up
+    /// to `rebuildOwnKey`'s sequence) — what was read or held forgotten, the journal and the
+    /// next sequence kept.
+    public static func restartForRebuild(_ db: Connection, zone: String, ownDevice: String) throws {
+        let published = try state(db, zone: zone).nextSequence - 1
+        try restart(db, zone: zone, nextSequence: published + 1)
+        try db.run("DELETE FROM replication_ingested")
+        try db.run("DELETE FROM replication_removals WHERE record_name NOT IN (SELECT record_name FROM replication_journal)")
+        // Read again from the remote, what is still there is quarantined again; what a newer
+        // build can apply stays (it may be gone from the remote).
+        try db.run("DELETE FROM replication_quarantine WHERE zone = ? AND envelope IS NULL", [zone])
+        if published > 0 { try setValue(db, zone: zone, key: rebuildOwnKey, withUnsafeBytes(of: published.bigEndian) { Array($0) }) }
+    }
+
+    /// While a rebuild reads this device's own batches back: up to which sequence.
+    public static let rebuildOwnKey = "rebuild-own"
+
     /// The sequence after this device's last object of `zone` on the remote.
     public static func nextSequence(on remote: any Remote, zone: String, device: String) throws -> UInt64 {
         let last = try remote.list(prefix: "zones/\(zone)/\(device)/").compactMap { BatchObjectName($0, zone: zone) }

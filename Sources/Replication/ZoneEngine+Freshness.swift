@@ -24,13 +24,4 @@ extension ZoneEngine {
         if runs != before { try store.setBookkeepingValue(Self.shortfallRunsKey, Self.encodeNumber(runs)) }
         return runs >= UInt64(SyncTables.attemptsBeforeQuarantine) ? short : [:]
     }
-
-    /// The revoked writers whose changes past their cutoff this device took in before it learnt
-    /// of the revocation (a race): its state of the zone holds what no other device applies.
-    /// (The cursor does not tell: it also passes objects quarantined whole, as those are.)
-    func appliedPastCutoff() throws -> [String: UInt64] {
-        try seal.cutoffs(zone: store.zone).filter { device, cutoff in
-            (try store.bookkeepingValue(SyncTables.appliedPrefix + device).flatMap(Self.decodeNumber) ?? 0) > cutoff
-        }
-    }
 }

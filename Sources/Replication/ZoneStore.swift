@@ -67,6 +67,12 @@ public protocol ZoneStore: Sendable {
     func bookkeepingValue(_ key: String) throws -> [UInt8]?
     func setBookkeepingValue(_ key: String, _ value: [UInt8]) throws
 
+    /// Starts rebuilding the zone from the remote, in one transaction (docs/devices.md,
+    /// "Revocation and rotation"): removes every replicated record that holds no pending local
+    /// change (device-only secrets stay), then `SyncTables.restartForRebuild`. The next fetch
+    /// reads the zone as a joining device does, this device's own batches included.
+    func startRebuild() throws
+
     /// Records that `sent` was published as `sequence`: the next sequence moves past it and each
     /// journal entry is cleared only if it still holds exactly the version that was sent.
     func acknowledge(_ sent: [Envelope], sequence: UInt64) throws

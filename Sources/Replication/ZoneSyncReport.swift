@@ -23,9 +23,9 @@ public struct ZoneSyncReport: Sendable, Equatable {
     /// sequence read), no snapshot covering the difference, for several runs in a row: the remote
     /// was rolled back or withholds objects (`ZoneEngine.shortfalls`).
     public var shortfalls: [String: UInt64] = [:]
-    /// Revoked writers whose objects past their cutoff this device had applied (with that
-    /// cutoff): the zone must be rebuilt from the remote.
-    public var appliedPastCutoff: [String: UInt64] = [:]
+    /// Revoked writers whose changes past their cutoff this device had taken in: the run
+    /// rebuilt the zone from the remote (`ZoneEngine+Rebuild`).
+    public var rebuiltAfter: [String] = []
     public var sentChanges = 0
     public var sentObjects = 0
     /// Compaction: snapshots read and written, old objects collected, and why compaction

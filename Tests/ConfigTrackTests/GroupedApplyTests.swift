@@ -101,6 +101,7 @@ private final class CountingZone: ZoneStore {
     func firstSequenceStillNeeded() throws -> UInt64? { try inner.firstSequenceStillNeeded() }
     func bookkeepingValue(_ key: String) throws -> [UInt8]? { try inner.bookkeepingValue(key) }
     func setBookkeepingValue(_ key: String, _ value: [UInt8]) throws { try inner.setBookkeepingValue(key, value) }
+    func startRebuild() throws { try inner.startRebuild() }
 
     func apply(_ batches: [IncomingBatch]) throws -> ApplyReport {
         groups.withLock { $0.append(batches.count) }

@@ -2,9 +2,10 @@ import Foundation
 import XCTest
 
 /// A revocation racing the revoked device's last batch, through credctl: B took in R's newest
-/// batch before A, which had not read it, revoked R. B says its zone must be rebuilt (and
-/// compacts nothing) instead of going on with a state no other device holds; A and the device
-/// list show who was last heard from, in which epoch, and who is asking to join.
+/// batch before A, which had not read it, revoked R. B's next sync rebuilds its config zone
+/// from the remote — what R wrote past its cutoff is gone, B's own unsent edit stays and is sent
+/// — and says so; then B and A hold the same. The device list shows who was last heard from, in
+/// which epoch, and who is asking to join.
 final class RevocationRaceCLITests: TwoDeviceTestCase {
     private func runner(_ name: String) -> CredctlRunner { CredctlRunner(vault: directory + "/" + name, keyFile: directory + "/" + name + ".key") }
 
@@ -13,34 +14,53 @@ final class RevocationRaceCLITests: TwoDeviceTestCase {
         return try XCTUnwrap(status?["device_id"] as? String)
     }
 
-    func testADeviceThatTookInABatchPastTheCutoffSaysTheZoneMustBeRebuilt() throws {
+    func testADeviceThatTookInABatchPastTheCutoffRebuildsTheZoneKeepingItsUnsentEdits() throws {
         try join()
         let r = runner("r")
         assertStatus(try r.run("init", "--join", remote, "--recovery-key-file", recoveryKey, "--name", "stolen"), 0)
         for device in [a!, b!] { assertStatus(try device.run("sync"), 0) }
         let rID = try deviceID(r)
-        assertStatus(try r.run("host", "add", "planted", "--hostname", "planted.example"), 0)
+        assertStatus(try a.run(["host", "add", "cx-a", "--hostname", "a.example", "--password-stdin"], input: Array("from-a".utf8)), 0)
+        assertStatus(try a.run("sync"), 0)
+        assertStatus(try r.run(["host", "add", "planted", "--hostname", "planted.example", "--password-stdin"], input: Array("planted-pw".utf8)), 0)
         assertStatus(try r.run("sync"), 0)
         assertStatus(try b.run("sync"), 0)
         XCTAssertTrue(try b.run("host", "list").output.contains("planted"), "B took in R's newest batch")
 
-        // A revokes R without seeing that batch (a sync tool still bringing it).
-        let zoneDirectory = remote + "/zones/config/" + rID
-        let newest = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: zoneDirectory).filter { $0.hasSuffix(".batch") }.max())
-        try FileManager.default.moveItem(atPath: zoneDirectory + "/" + newest, toPath: directory + "/aside.batch")
+        // A revokes R without seeing that batch, in either zone (a sync tool still bringing them).
+        var aside: [(String, String)] = []
+        for zone in ["config", "secrets"] {
+            let zoneDirectory = remote + "/zones/\(zone)/" + rID
+            let newest = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: zoneDirectory).filter { $0.hasSuffix(".batch") }.max())
+            aside.append((zoneDirectory + "/" + newest, directory + "/aside-\(zone).batch"))
+        }
+        for (path, held) in aside { try FileManager.default.moveItem(atPath: path, toPath: held) }
         assertStatus(try a.run("device", "revoke", "stolen", "--yes", "--recovery-key-file", directory + "/new-recovery-key"), 0)
-        try FileManager.default.moveItem(atPath: directory + "/aside.batch", toPath: zoneDirectory + "/" + newest)
+        for (path, held) in aside { try FileManager.default.moveItem(atPath: held, toPath: path) }
         XCTAssertFalse(try a.run("host", "list").output.contains("planted"))
 
-        let raced = try b.run("sync", "--compact")
-        assertStatus(raced, 1)
-        XCTAssertTrue(raced.stderr.contains("applied what revoked 'stolen' (\(rID)) wrote past its revocation's cutoff"), raced.stderr)
-        XCTAssertTrue(raced.stderr.contains("has to be rebuilt from the remote"), raced.stderr)
-        XCTAssertTrue(try b.run("status").output.contains("has to be rebuilt"))
-        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: remote + "/zones/config").contains { $0.hasSuffix(".snapshot") })
-        let quarantine = try a.run("sync")
-        assertStatus(quarantine, 0)
+        // B made an edit of its own meanwhile, not sent yet: the rebuild keeps it.
+        assertStatus(try b.run(["host", "add", "mine", "--hostname", "mine.example", "--password-stdin"], input: Array("kept-through-rebuild".utf8)), 0)
+        let raced = try b.run("sync")
+        assertStatus(raced, 0)
+        for zone in ["config", "secrets"] {
+            XCTAssertTrue(raced.output.contains("\(zone): rebuilt from the remote: this device had taken in what revoked 'stolen' (\(rID))"), raced.output)
+        }
+        XCTAssertEqual(try b.run("read", "cred://host/cx-a/password").output, "from-a", "what B had from A before is there again")
+        let hosts = try b.run("host", "list").output
+        XCTAssertFalse(hosts.contains("planted"), "what R wrote past its cutoff is gone:\n\(hosts)")
+        XCTAssertTrue(hosts.contains("mine") && hosts.contains("cx-a"), hosts)
+        assertStatus(try a.run("sync"), 0)
+        XCTAssertEqual(try a.run("read", "cred://host/mine/password").output, "kept-through-rebuild", "B's unsent edit reached A")
         XCTAssertTrue(try a.run("quarantine", "list").output.contains("written by revoked device \(rID) after its revocation"), "A refuses the raced batch")
+        // Both hold the same hosts, and B compacts again (its state is one other devices hold).
+        XCTAssertEqual(try b.run("host", "list").output, try a.run("host", "list").output)
+        let compacted = try b.run("sync", "--compact", "--json")
+        assertStatus(compacted, 0)
+        let zones = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(compacted.stdout)) as? [String: Any])?["zones"] as? [[String: Any]])
+        let config = try XCTUnwrap(zones.first { $0["zone"] as? String == "config" })
+        XCTAssertEqual((config["rebuilt_after_revoking"] as? [String])?.count, 0, "rebuilt once")
+        XCTAssertEqual(config["snapshots_written"] as? Int, 1, compacted.output)
 
         // The device list: states, epochs, when each was last heard from, and a pending request.
         assertStatus(try runner("p").run("init", "--join", remote, "--name", "new-phone"), 75)

@@ -30,6 +30,7 @@ final class RecordingZone: ZoneStore {
     func firstSequenceStillNeeded() throws -> UInt64? { try inner.firstSequenceStillNeeded() }
     func bookkeepingValue(_ key: String) throws -> [UInt8]? { try inner.bookkeepingValue(key) }
     func setBookkeepingValue(_ key: String, _ value: [UInt8]) throws { try inner.setBookkeepingValue(key, value) }
+    func startRebuild() throws { try inner.startRebuild() }
 
     func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
         try inner.acknowledge(sent, sequence: sequence)

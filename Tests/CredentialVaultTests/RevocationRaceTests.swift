@@ -4,8 +4,8 @@ import Sodium
 import XCTest
 
 /// A revocation racing a revoked writer's last batches, at the zone engine: the device that took
-/// in a batch past the cutoff says so and writes no snapshot, and no device uses as a base a
-/// snapshot whose cursor for the revoked writer passes its cutoff.
+/// in a batch past the cutoff rebuilds the zone from the remote, keeping its own edits, and no
+/// device uses as a base a snapshot whose cursor for the revoked writer passes its cutoff.
 final class RevocationRaceTests: CompactionTestCase {
     /// Format 1's seal with a roster's cutoffs: the engine's rules about cutoffs, without the
     /// signatures (`SignedSeal` refuses the objects themselves; `DeviceRevocationTests`).
@@ -28,26 +28,42 @@ final class RevocationRaceTests: CompactionTestCase {
         try ZoneEngine(store: device.configZone, remote: remote, seal: CutoffSeal(inner: TransportKeySeal(key: transport), revoked: revoked), policy: policy).run()
     }
 
-    func testADeviceThatTookInABatchPastTheCutoffSaysSoAndWritesNoSnapshot() throws {
+    func testADeviceThatTookInABatchPastTheCutoffRebuildsTheZone() throws {
         let r = try device("r"), b = try device("b")
         for round in 0..<3 {
             try r.addHost(label: "r-\(round)", password: nil)
             _ = try run(r, revoked: [:])
         }
+        try b.addHost(label: "b-sent", password: nil)
         _ = try run(b, revoked: [:])
-        XCTAssertEqual(try b.config.hosts().count, 3)
-        // The revoker had read r up to its second batch.
-        let raced = try run(b, revoked: ["r": 2], policy: now)
-        XCTAssertEqual(raced.appliedPastCutoff, ["r": 2])
-        XCTAssertEqual(raced.snapshotsWritten, 0, "its state holds what no other device applies")
-        XCTAssertFalse(try remote.list(prefix: "zones/config/").contains { $0.hasSuffix(".snapshot") })
-        // Objects quarantined whole move the cursor too, yet bring nothing in: no race.
-        let c = try device("c")
+        XCTAssertEqual(try b.config.hosts().count, 4)
+        try b.addHost(label: "b-unsent", password: nil)
+        // The revoker had read r up to its second batch; the remote (as `SignedSeal` does)
+        // no longer gives r's third.
+        try remote.delete(Batch.objectName(zone: "config", device: "r", sequence: 3))
+        let rebuilt = try run(b, revoked: ["r": 2], policy: now)
+        XCTAssertEqual(rebuilt.rebuiltAfter, ["r"])
+        XCTAssertEqual(Set(try b.config.hosts().map(\.label)), ["r-0", "r-1", "b-sent", "b-unsent"], "r's third batch gone, b's own sent and unsent edits kept")
+        XCTAssertEqual(rebuilt.snapshotsWritten, 1, "its own batches read back in the run, it compacts like any device")
+        XCTAssertEqual(try b.configZone.syncState().cursors["r"], 2)
+        XCTAssertEqual(try run(b, revoked: ["r": 2], policy: now).rebuiltAfter, [], "rebuilt once")
+        // A joiner from that snapshot holds the same.
+        let j = try device("j")
+        _ = try run(j, revoked: ["r": 2])
+        XCTAssertEqual(Set(try j.config.hosts().map(\.label)), ["r-0", "r-1", "b-sent", "b-unsent"])
+    }
+
+    func testObjectsQuarantinedWholeStartNoRebuild() throws {
+        let r = try device("r"), c = try device("c")
+        for round in 0..<3 {
+            try r.addHost(label: "r-\(round)", password: nil)
+            _ = try run(r, revoked: [:])
+        }
         try remote.delete(Batch.objectName(zone: "config", device: "r", sequence: 3))
         _ = try remote.createOnly(Batch.objectName(zone: "config", device: "r", sequence: 3), bytes: Array(repeating: 7, count: 200))
         for _ in 0..<SyncTables.attemptsBeforeQuarantine { _ = try run(c, revoked: [:]) }
         XCTAssertEqual(try c.configZone.syncState().cursors["r"], 3, "past the object quarantined whole")
-        XCTAssertEqual(try run(c, revoked: ["r": 2]).appliedPastCutoff, [:])
+        XCTAssertEqual(try run(c, revoked: ["r": 2]).rebuiltAfter, [], "the cursor passed it, yet nothing of it was taken in")
     }
 
     func testASnapshotPastACutoffIsNoBase() throws {

@@ -36,12 +36,17 @@ struct SyncCommand: Command {
                          ("fetched_objects", .int(outcome.fetchedObjects)), ("applied", .int(outcome.applied)), ("quarantined", .int(outcome.quarantined)),
                          ("waiting", .int(outcome.waiting)), ("sent", .int(outcome.sentChanges)),
                          ("snapshots_read", .int(outcome.snapshotsRead)), ("snapshots_written", .int(outcome.snapshotsWritten)),
-                         ("collected", .int(outcome.collectedObjects)), ("compaction_problem", .optional(outcome.compactionProblem))])
+                         ("collected", .int(outcome.collectedObjects)), ("compaction_problem", .optional(outcome.compactionProblem)),
+                         ("rebuilt_after_revoking", .array(outcome.rebuiltAfter.map(JSONValue.string)))])
             }))]))
         } else {
             for outcome in outcomes {
                 let detail = outcome.reason.map { ": \($0)" } ?? " (received \(outcome.applied), sent \(outcome.sentChanges), quarantined \(outcome.quarantined)\(outcome.waiting > 0 ? ", \(outcome.waiting) waiting" : ""))"
                 Output.out("\(outcome.zone.rawValue): \(outcome.state.rawValue)\(detail)\(Self.compaction(outcome))\n")
+                if !outcome.rebuiltAfter.isEmpty {
+                    Output.out("\(outcome.zone.rawValue): rebuilt from the remote: this device had taken in what revoked \(outcome.rebuiltAfter.joined(separator: ", ")) "
+                               + "wrote after the revoking device last read it, which no other device holds; its own unsent changes were kept\n")
+                }
             }
         }
         for outcome in outcomes {

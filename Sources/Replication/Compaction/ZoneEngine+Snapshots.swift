@@ -10,7 +10,8 @@ extension ZoneEngine {
         guard !listing.manifests.isEmpty else { return false }
         // This device's own batches count too: restored from an older backup, it lacks them.
         var cursors = state.cursors
-        cursors[store.deviceID] = max(cursors[store.deviceID] ?? 0, state.nextSequence - 1)
+        // (Not while a rebuild reads them back: then its cursor says how far it came.)
+        if try rebuildingOwnUpTo() == nil { cursors[store.deviceID] = max(cursors[store.deviceID] ?? 0, state.nextSequence - 1) }
         // A batch quarantined whole counts as unread here, though the cursor is past it: once
         // it is collected, a snapshot that covers it is the only way to what it held.
         var held = try store.quarantinedObjects().compactMap { entry in
