@@ -72,7 +72,7 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
         ("FuzzSSHCommandLine", ["Launch"]),
         ("FuzzAskpassPrompt", ["Launch"]),
         ("FuzzForwardSpecification", ["CredentialVault", "ConfigTrack"]),
-        ("FuzzMembership", ["Membership", "Replication", "Sodium"]),
+        ("FuzzMembership", ["Membership", "Replication", "SecretTrack", "Sodium"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["Sodium"], path: "Fuzz/FuzzSupport"))
     for harness in harnesses {

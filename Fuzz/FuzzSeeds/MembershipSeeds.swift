@@ -56,6 +56,16 @@ enum MembershipSeeds {
         seeds.write("FuzzMembership", [2] + (try SignedFrame.parse(request).frame.body))
         seeds.write("FuzzMembership", [3] + (try joiner.encoded().withUnsafeBytes { Array($0) }))
         seeds.write("FuzzMembership", [4] + (try recovery.printable().withUnsafeBytes { Array($0) }))
+        for name in ["roster/12.entry", "roster/3.0123abcd4567ef89.entry", "roster/3.sync-conflict-20261201-000000-X.entry", "roster/007.entry"] {
+            seeds.write("FuzzMembership", [6] + Array(name.utf8))
+        }
+        seeds.write("FuzzMembership", [7, 0x43, 0x45, 0, 0, 0, 2, 0x43, 0x56, SealedBox.formatVersion, 11] + [UInt8](repeating: 0, count: SealedBox.overhead))
+        seeds.write("FuzzMembership") { writer in
+            writer.byte(8)
+            writer.field(RecoveryAttestation.object(signing: authority.signing, vaultID: vaultID, genesis: genesis, position: 1, entryHash: RosterEntry.hash(ofObject: objects[1])))
+            writer.append(objects[1])
+        }
+        for entry in entries { seeds.write("FuzzMembership", [9] + entry.encoded) }
     }
 
     /// Genesis, an approval, a recovery join, a revocation and a rotation, every signer's roster

@@ -204,7 +204,7 @@ extension Vault {
                                       quarantined: report.quarantined, waiting: report.waiting, sentChanges: report.sentChanges,
                                       snapshotsRead: report.snapshotsRead, snapshotsWritten: report.snapshotsWritten,
                                       collectedObjects: report.collectedObjects, compactionProblem: report.compactionProblem)
-            outcome.rebuiltAfter = report.rebuiltAfter.map { names[$0] ?? $0 }
+            outcome.undidRevoked = report.undidRevoked.map { names[$0] ?? $0 }
             return outcome
         } catch let error as ReplicationError {
             SyncLog.failure(zone: zone.rawValue, stage: "run", code: error.code.rawValue)

@@ -25,8 +25,8 @@ public struct ZoneOutcome: Sendable {
     public var collectedObjects = 0
     public var compactionProblem: String?
     /// The revoked devices whose changes past their cutoff this device had taken in (a
-    /// revocation race), by name: the run rebuilt the zone from the remote without them.
-    public var rebuiltAfter: [String] = []
+    /// revocation race), by name: the run undid what they brought.
+    public var undidRevoked: [String] = []
     /// For a failed zone, the kind of failure when it tells the user what to do: `.accessDenied`
     /// (the remote refused the credentials: fix them) or `.unavailable` (it could not be reached:
     /// try again later).

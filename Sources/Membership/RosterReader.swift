@@ -67,7 +67,7 @@ public enum RosterReader {
 
     /// The position an object name holds: `roster/<n>.entry`, or a candidate beside it
     /// (`roster/<n>.<anything>.entry`); n in decimal without leading zeros.
-    static func position(of name: String) -> UInt64? {
+    package static func position(of name: String) -> UInt64? {
         guard name.hasPrefix("roster/"), name.hasSuffix(".entry") else { return nil }
         let file = name.dropFirst("roster/".count).dropLast(".entry".count)
         let digits = file.prefix { $0 != "." }

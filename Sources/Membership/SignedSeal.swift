@@ -11,6 +11,8 @@ public struct SignedSeal: ObjectSeal {
     let vaultID: String
     /// The roster as this device has verified it: who may write, with which keys.
     let roster: RosterState
+    /// Opens a revoked writer's objects past its cutoff as well (`inspectingRevoked`).
+    var opensRevoked = false
     /// This device: its id and signing key.
     public let writerID: String
     let signing: SigningKeyPair
@@ -39,6 +41,12 @@ public struct SignedSeal: ObjectSeal {
         guard parts.count == 4, parts[0] == "zones", let batch = BatchObjectName(name, zone: String(parts[1])), !batch.isConflictCopy,
               let cutoff = cutoffs.first(where: { $0.zone == parts[1] }), batch.sequence <= cutoff.sequence else { return nil }
         return keys
+    }
+
+    public func inspectingRevoked() -> any ObjectSeal {
+        var seal = self
+        seal.opensRevoked = true
+        return seal
     }
 
     public func cutoffs(zone: String) -> [String: UInt64] {
@@ -79,7 +87,7 @@ public struct SignedSeal: ObjectSeal {
         guard frame.signer == writer else {
             throw ReplicationError(.forged, "\(name) says it was written by \(frame.signer.isEmpty ? "the recovery authority" : frame.signer), not the device its name gives")
         }
-        guard let member = roster.members[writer] ?? formerMemberUpToItsCutoff(writer, name: name) else {
+        guard let member = roster.members[writer] ?? formerMemberUpToItsCutoff(writer, name: name) ?? (opensRevoked ? roster.former[writer] : nil) else {
             if roster.revoked[writer] != nil {
                 throw ReplicationError(.revokedWriter, "\(name) was written by revoked device \(writer) after its revocation")
             }

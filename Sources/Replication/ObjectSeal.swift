@@ -20,10 +20,15 @@ public protocol ObjectSeal: Sendable {
     /// Every revoked writer of `zone` and its cutoff there: the highest sequence of its batches
     /// that stands (0 when none does). Format 1 revokes no one.
     func cutoffs(zone: String) -> [String: UInt64]
+
+    /// The same seal, opening a revoked writer's objects past its cutoff too (its signature
+    /// still checked), only to learn which records they touched: never applied.
+    func inspectingRevoked() -> any ObjectSeal
 }
 
 extension ObjectSeal {
     public func cutoffs(zone: String) -> [String: UInt64] { [:] }
+    public func inspectingRevoked() -> any ObjectSeal { self }
 }
 
 /// Remote format 1: sealed with one transport key every device of the vault holds.

@@ -56,6 +56,6 @@ extension SQLiteZoneStore {
     }
 
     public func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
-        try writeBookkeeping { try SyncTables.acknowledge($0, zone: zone, sent: sent, sequence: sequence) }
+        try writeBookkeeping { try SyncTables.acknowledge($0, zone: zone, sent: sent, sequence: sequence, ownDevice: deviceID) }
     }
 }

@@ -162,10 +162,25 @@ public enum SyncTables {
 
     /// The shared part of `ZoneStore.acknowledge`: the sequence is used up, and each journal
     /// entry is cleared only if it still holds exactly the version that was sent.
-    public static func acknowledge(_ db: Connection, zone: String, sent: [Envelope], sequence: UInt64) throws {
+    public static func acknowledge(_ db: Connection, zone: String, sent: [Envelope], sequence: UInt64, ownDevice: String) throws {
         try reserve(db, zone: zone, through: sequence)
         try db.run("DELETE FROM replication_publishing WHERE zone = ? AND sequence <= ?", [zone, sequence])
-        for envelope in sent where !envelope.isRemoval { try Journal.acknowledge(db, recordName: envelope.recordName, version: envelope.version) }
+        for envelope in sent where !envelope.isRemoval {
+            try Journal.acknowledge(db, recordName: envelope.recordName, version: envelope.version)
+            // Another device's version sent from here (a rebind, a revocation's republishing,
+            // a record this device edited as it held it): every device has it from this one now,
+            // so this device never undoes it (`relayed`). One value per record, the newest.
+            if envelope.version.device != ownDevice { try setValue(db, zone: zone, key: relayedPrefix + envelope.recordName, encode(envelope.version)) }
+        }
+    }
+
+    static let relayedPrefix = "relayed:"
+
+    private static func encode(_ version: RecordVersion) -> [UInt8] { withUnsafeBytes(of: version.clock.bigEndian) { Array($0) } + Array(version.device.utf8) }
+
+    /// Whether this device sent `version` of `recordName`, another device's (`acknowledge`).
+    public static func relayed(_ db: Connection, zone: String, recordName: String, version: RecordVersion) throws -> Bool {
+        try value(db, zone: zone, key: relayedPrefix + recordName) == encode(version)
     }
 
     /// The shared part of `ZoneStore.apply`, inside the store's write transaction, for each
@@ -214,10 +229,15 @@ public enum SyncTables {
             if let newestAccepted { try LocalClock.observe(db, newestAccepted) }
             if batch.advancesCursor {
                 try advance(db, zone: zone, device: batch.device, sequence: batch.sequence, ownDevice: ownDevice)
-                try noteHeard(db, zone: zone, from: batch)
             }
+            // A conflict copy, or an object quarantined whole that opens now, counts too.
+            if batch.sequence > 0 { try noteHeard(db, zone: zone, from: batch) }
             for (device, sequence) in batch.covers where sequence > 0 {
                 try advance(db, zone: zone, device: device, sequence: sequence, ownDevice: ownDevice)
+            }
+            // A snapshot's part brings what those batches held, whoever wrote them.
+            for (device, sequence) in batch.brings where sequence > 0 && !batch.envelopes.isEmpty {
+                try raise(db, zone: zone, key: appliedPrefix + device, to: sequence)
             }
         }
         if report.quarantined > 0 { try enforceQuarantineLimit(db, zone: zone) }
@@ -275,24 +295,19 @@ public enum SyncTables {
         try db.run("INSERT OR REPLACE INTO replication_sequences (zone, next) VALUES (?, ?)", [zone, nextSequence])
     }
 
-    /// The bookkeeping half of a zone's rebuild (`ZoneStore.startRebuild`), inside the store's
-    /// write transaction, after the store removed every record it holds no pending change of:
-    /// every cursor reset — this device's own too, so its published batches are read back (up
-    /// to `rebuildOwnKey`'s sequence) — what was read or held forgotten, the journal and the
-    /// next sequence kept.
-    public static func restartForRebuild(_ db: Connection, zone: String, ownDevice: String) throws {
-        let published = try state(db, zone: zone).nextSequence - 1
-        try restart(db, zone: zone, nextSequence: published + 1)
-        try db.run("DELETE FROM replication_ingested")
-        try db.run("DELETE FROM replication_removals WHERE record_name NOT IN (SELECT record_name FROM replication_journal)")
-        // Read again from the remote, what is still there is quarantined again; what a newer
-        // build can apply stays (it may be gone from the remote).
-        try db.run("DELETE FROM replication_quarantine WHERE zone = ? AND envelope IS NULL", [zone])
-        if published > 0 { try setValue(db, zone: zone, key: rebuildOwnKey, withUnsafeBytes(of: published.bigEndian) { Array($0) }) }
+    static let inspectedPrefix = "inspected:"
+
+    /// After `ZoneStore.undoRevoked`: what this device took in of `device` no longer counts past
+    /// `cutoff`.
+    public static func undid(_ db: Connection, zone: String, device: String, cutoff: UInt64) throws {
+        try setValue(db, zone: zone, key: appliedPrefix + device, withUnsafeBytes(of: cutoff.bigEndian) { Array($0) })
     }
 
-    /// While a rebuild reads this device's own batches back: up to which sequence.
-    public static let rebuildOwnKey = "rebuild-own"
+    /// After `ZoneStore.republishRevoked`: the revoked `device`'s objects were inspected
+    /// through `sequence`.
+    public static func inspected(_ db: Connection, zone: String, device: String, through sequence: UInt64) throws {
+        try setValue(db, zone: zone, key: inspectedPrefix + device, withUnsafeBytes(of: sequence.bigEndian) { Array($0) })
+    }
 
     /// The sequence after this device's last object of `zone` on the remote.
     public static func nextSequence(on remote: any Remote, zone: String, device: String) throws -> UInt64 {

@@ -36,24 +36,14 @@ public struct ZoneEngine: Sendable {
     /// in the report, not thrown: what was fetched and sent stands, and the next run tries again.
     public func run() throws -> ZoneSyncReport {
         var report = ZoneSyncReport(zone: store.zone)
-        // A revocation race (this device took in what a revoked writer wrote past its cutoff):
-        // the zone is read again from the remote, which no longer gives what it wrote.
-        let raced = try appliedPastCutoff()
-        if !raced.isEmpty {
-            try store.startRebuild()
-            report.rebuiltAfter = raced.keys.sorted()
-        }
         var listing = try fetch(into: &report)
         // Someone else writes as this device, or this device's own earlier objects are not all
         // read yet: sending now could take names already used.
-        guard report.foreignObjectsUnderOwnName == 0, !report.ownObjectsAhead else { return report }
+        guard report.foreignObjectsUnderOwnName == 0, !report.ownObjectsAhead, !report.undoWaits else { return report }
         // Compaction sees the batches just sent as listed too.
         for sequence in try send(into: &report) {
             listing.batches[store.deviceID, default: [:]][sequence] = Batch.objectName(zone: store.zone, device: store.deviceID, sequence: sequence)
         }
-        // A state still missing this device's own batches (a rebuild under way) would make a
-        // snapshot without them: no compaction until they are read back.
-        guard try rebuildingOwnUpTo() == nil else { return report }
         do {
             try compact(listing, into: &report)
         } catch {
@@ -87,23 +77,26 @@ public struct ZoneEngine: Sendable {
         var listing = ZoneListing(try remote.list(prefix: "zones/\(zone)/"), zone: zone)
         // After the listing, which gives an S3 remote the ETags it fingerprints objects by.
         try rereadQuarantinedObjects(into: &report)
+        // After a revocation: what the revoked writer wrote past its cutoff is undone here if
+        // this device took it in, and republished from here if not (`ZoneEngine+Revocation`).
+        guard try settleRevocations(listing, into: &report) else {
+            report.undoWaits = true
+            return listing
+        }
         var state = try store.syncState()
         report.shortfalls = try shortfalls(&listing, state: state)
         if try startFromSnapshots(&listing, state: state, into: &report) { state = try store.syncState() }
         let byDevice = listing.batches
-        let rebuildingOwn = try rebuildingOwnUpTo()
         for device in byDevice.keys.sorted() {
             // This device's own objects are read only past what it remembers publishing (after a
-            // restore from backup), or from its cursor while a rebuild reads them back;
-            // everything else past its cursor.
-            let rereading = device == store.deviceID && rebuildingOwn != nil
-            var cursor = device == store.deviceID && !rereading ? state.nextSequence - 1 : state.cursors[device] ?? 0
+            // restore from backup); everything else past its cursor.
+            var cursor = device == store.deviceID ? state.nextSequence - 1 : state.cursors[device] ?? 0
             // A cursor an older build moved out of range (it accepted any number) reads nothing more.
             guard cursor < Batch.maximumSequence else { continue }
             let objects = byDevice[device] ?? [:]
             // Strictly in order: a gap is a batch not delivered yet; later ones wait for it.
             while cursor < Batch.maximumSequence, let name = objects[cursor + 1] {
-                if device == store.deviceID && !rereading {
+                if device == store.deviceID {
                     try queue.flush(into: &report)
                     if try acknowledgeOwnPublish(name, sequence: cursor + 1) {
                         cursor += 1
@@ -117,7 +110,7 @@ public struct ZoneEngine: Sendable {
                 cursor += 1
                 // Signed by this device's key yet not published by it: another copy of this vault
                 // writes as it. Not signed by it: a forgery, quarantined; its name is skipped.
-                if device == store.deviceID && !rereading && report.forgedObjects == forgedBefore { report.foreignObjectsUnderOwnName += 1 }
+                if device == store.deviceID && report.forgedObjects == forgedBefore { report.foreignObjectsUnderOwnName += 1 }
             }
             // Later objects behind a missing one: the gap is waited for, and said so.
             if objects[cursor + 1] == nil, let last = objects.keys.max(), last > cursor + 1 {
@@ -129,9 +122,6 @@ public struct ZoneEngine: Sendable {
             }
         }
         try queue.flush(into: &report)
-        if let rebuildingOwn, try (store.syncState().cursors[store.deviceID] ?? 0) >= rebuildingOwn || byDevice[store.deviceID] == nil {
-            try store.setBookkeepingValue(SyncTables.rebuildOwnKey, [])  // read back: done
-        }
         try refuseOutOfRange(listing.outOfRange, into: &report)
         for (parsed, name) in listing.copies {
             // A conflict copy is another writer's version of a name; its envelopes merge like any

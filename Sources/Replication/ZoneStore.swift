@@ -67,11 +67,17 @@ public protocol ZoneStore: Sendable {
     func bookkeepingValue(_ key: String) throws -> [UInt8]?
     func setBookkeepingValue(_ key: String, _ value: [UInt8]) throws
 
-    /// Starts rebuilding the zone from the remote, in one transaction (docs/devices.md,
-    /// "Revocation and rotation"): removes every replicated record that holds no pending local
-    /// change (device-only secrets stay), then `SyncTables.restartForRebuild`. The next fetch
-    /// reads the zone as a joining device does, this device's own batches included.
-    func startRebuild() throws
+    /// Undoes, in one transaction, what this device took in of revoked `device` past its
+    /// `cutoff` (docs/devices.md, "Revocation and rotation"): each record whose standing version
+    /// is one of `versions[name]` (what those objects held), and which holds no pending local
+    /// change, is removed — the members that did not take them in send it again as they hold it.
+    /// Device-only secrets are never touched. Then `SyncTables.undid`.
+    func undoRevoked(_ device: String, cutoff: UInt64, versions: [String: Set<RecordVersion>]) throws
+
+    /// Queues each of `records` this device holds to be sent again as it stands here (what the
+    /// revoked `device`'s objects past its cutoff, through `inspectedThrough`, touched), in one
+    /// transaction with `SyncTables.inspected`.
+    func republishRevoked(_ device: String, records: [String], inspectedThrough: UInt64) throws
 
     /// Records that `sent` was published as `sequence`: the next sequence moves past it and each
     /// journal entry is cleared only if it still holds exactly the version that was sent.

@@ -24,8 +24,11 @@ public struct ZoneSyncReport: Sendable, Equatable {
     /// was rolled back or withholds objects (`ZoneEngine.shortfalls`).
     public var shortfalls: [String: UInt64] = [:]
     /// Revoked writers whose changes past their cutoff this device had taken in: the run
-    /// rebuilt the zone from the remote (`ZoneEngine+Rebuild`).
-    public var rebuiltAfter: [String] = []
+    /// undid them (`ZoneEngine+Revocation`).
+    public var undidRevoked: [String] = []
+    /// What this device took in of a revoked writer past its cutoff is to be undone, but not
+    /// all of it can be read yet: nothing else was read or sent in that run.
+    public var undoWaits = false
     public var sentChanges = 0
     public var sentObjects = 0
     /// Compaction: snapshots read and written, old objects collected, and why compaction

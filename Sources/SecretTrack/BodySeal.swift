@@ -10,7 +10,7 @@ import Sodium
 /// — so a reader knows which epoch's key opens it, and a one-character and a 200-character
 /// password seal to the same size. A syncable body sealed before epochs (a plain `SealedBox`
 /// blob, unpadded) is epoch 1's.
-enum BodySeal {
+package enum BodySeal {
     static let legacyPurpose = SealPurpose(tag: 1, label: "credvault/v1/secret-body")
     static let epochPurpose = SealPurpose(tag: 11, label: "credvault/v2/secret-body")
     static let magic: [UInt8] = [0x43, 0x45]  // "CE"
@@ -45,13 +45,13 @@ enum BodySeal {
     }
 
     /// The epoch a syncable body is sealed in: nil for one sealed before epochs (epoch 1's key).
-    static func epoch(of sealed: [UInt8]) -> UInt32? {
+    package static func epoch(of sealed: [UInt8]) -> UInt32? {
         guard sealed.count > headerCount, sealed[0] == magic[0], sealed[1] == magic[1] else { return nil }
         return sealed[2...5].reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// Whether `payload` starts like a sealed body of either form (a received body is kept only then).
-    static func looksSealed(_ payload: [UInt8]) -> Bool {
+    package static func looksSealed(_ payload: [UInt8]) -> Bool {
         let epochForm = epoch(of: payload) != nil
         let blob = epochForm ? payload.dropFirst(headerCount) : payload[...]
         let start = blob.startIndex

@@ -45,7 +45,7 @@ public struct SecretZone: SQLiteZoneStore {
     /// holds their syncable body, so `verifyMigrations` can read it back.
     public func acknowledge(_ sent: [Envelope], sequence: UInt64) throws {
         try store.write("acknowledge sent secrets") { db in
-            try SyncTables.acknowledge(db, zone: zone, sent: sent, sequence: sequence)
+            try SyncTables.acknowledge(db, zone: zone, sent: sent, sequence: sequence, ownDevice: deviceID)
             for envelope in sent where !envelope.deleted {
                 try db.run("UPDATE migration_copies SET sequence = ? WHERE reference = ?", [sequence, envelope.recordName])
             }

@@ -2,9 +2,8 @@ import Foundation
 import XCTest
 
 /// A revocation racing the revoked device's last batch, through credctl: B took in R's newest
-/// batch before A, which had not read it, revoked R. B's next sync rebuilds its config zone
-/// from the remote — what R wrote past its cutoff is gone, B's own unsent edit stays and is sent
-/// — and says so; then B and A hold the same. The device list shows who was last heard from, in
+/// batch before A, which had not read it, revoked R. B's next sync undoes what that batch
+/// brought — B's own unsent edit stays and is sent — and says so; then B and A hold the same. The device list shows who was last heard from, in
 /// which epoch, and who is asking to join.
 final class RevocationRaceCLITests: TwoDeviceTestCase {
     private func runner(_ name: String) -> CredctlRunner { CredctlRunner(vault: directory + "/" + name, keyFile: directory + "/" + name + ".key") }
@@ -14,7 +13,7 @@ final class RevocationRaceCLITests: TwoDeviceTestCase {
         return try XCTUnwrap(status?["device_id"] as? String)
     }
 
-    func testADeviceThatTookInABatchPastTheCutoffRebuildsTheZoneKeepingItsUnsentEdits() throws {
+    func testADeviceThatTookInABatchPastTheCutoffUndoesItKeepingItsUnsentEdits() throws {
         try join()
         let r = runner("r")
         assertStatus(try r.run("init", "--join", remote, "--recovery-key-file", recoveryKey, "--name", "stolen"), 0)
@@ -39,19 +38,19 @@ final class RevocationRaceCLITests: TwoDeviceTestCase {
         for (path, held) in aside { try FileManager.default.moveItem(atPath: held, toPath: path) }
         XCTAssertFalse(try a.run("host", "list").output.contains("planted"))
 
-        // B made an edit of its own meanwhile, not sent yet: the rebuild keeps it.
-        assertStatus(try b.run(["host", "add", "mine", "--hostname", "mine.example", "--password-stdin"], input: Array("kept-through-rebuild".utf8)), 0)
+        // B made an edit of its own meanwhile, not sent yet: the undo keeps it.
+        assertStatus(try b.run(["host", "add", "mine", "--hostname", "mine.example", "--password-stdin"], input: Array("kept-through-undo".utf8)), 0)
         let raced = try b.run("sync")
         assertStatus(raced, 0)
         for zone in ["config", "secrets"] {
-            XCTAssertTrue(raced.output.contains("\(zone): rebuilt from the remote: this device had taken in what revoked 'stolen' (\(rID))"), raced.output)
+            XCTAssertTrue(raced.output.contains("\(zone): undid what revoked 'stolen' (\(rID)) wrote after the revoking device last read it"), raced.output)
         }
         XCTAssertEqual(try b.run("read", "cred://host/cx-a/password").output, "from-a", "what B had from A before is there again")
         let hosts = try b.run("host", "list").output
         XCTAssertFalse(hosts.contains("planted"), "what R wrote past its cutoff is gone:\n\(hosts)")
         XCTAssertTrue(hosts.contains("mine") && hosts.contains("cx-a"), hosts)
         assertStatus(try a.run("sync"), 0)
-        XCTAssertEqual(try a.run("read", "cred://host/mine/password").output, "kept-through-rebuild", "B's unsent edit reached A")
+        XCTAssertEqual(try a.run("read", "cred://host/mine/password").output, "kept-through-undo", "B's unsent edit reached A")
         XCTAssertTrue(try a.run("quarantine", "list").output.contains("written by revoked device \(rID) after its revocation"), "A refuses the raced batch")
         // Both hold the same hosts, and B compacts again (its state is one other devices hold).
         XCTAssertEqual(try b.run("host", "list").output, try a.run("host", "list").output)
@@ -59,7 +58,7 @@ final class RevocationRaceCLITests: TwoDeviceTestCase {
         assertStatus(compacted, 0)
         let zones = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(compacted.stdout)) as? [String: Any])?["zones"] as? [[String: Any]])
         let config = try XCTUnwrap(zones.first { $0["zone"] as? String == "config" })
-        XCTAssertEqual((config["rebuilt_after_revoking"] as? [String])?.count, 0, "rebuilt once")
+        XCTAssertEqual((config["undid_revoked"] as? [String])?.count, 0, "undone once")
         XCTAssertEqual(config["snapshots_written"] as? Int, 1, compacted.output)
 
         // The device list: states, epochs, when each was last heard from, and a pending request.

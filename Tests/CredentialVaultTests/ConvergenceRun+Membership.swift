@@ -33,10 +33,9 @@ extension ConvergenceRun {
                                                            approver: approver))
             totals.approvals += 1
         case 2 where devices.count > 3:
-            // Never device-0, whose replica the others are compared with; never a race: the
-            // victim's every batch is on the remote as it wrote it (the hostile participant's
-            // rewrites put back) and read by the revoker first. A device that applied a batch
-            // past the cutoff must rebuild the zone, which is not built yet (docs/devices.md).
+            // Never device-0, whose replica the others are compared with. The victim's every
+            // batch is on the remote as it wrote it (the hostile participant's rewrites put back)
+            // and read by the revoker first.
             try hostile.restore(all: true)
             let victimIndex = 1 + Int(flaky.next(UInt64(devices.count - 1)))
             let victim = devices[victimIndex]
@@ -44,16 +43,42 @@ extension ConvergenceRun {
             if revoker === victim { revoker = devices[0] }
             _ = try victim.sync([.config, .secrets], through: nil, policy: CompactionPolicy())
             _ = try revoker.sync([.config, .secrets], through: nil, policy: CompactionPolicy())
+            // One time in two a race: the victim writes once more, another device takes that in,
+            // and the revoker revokes without seeing it (a sync tool still bringing it there). The
+            // taker then undoes what it took in at its next sync.
+            var hidden: [(String, String)] = []
+            if flaky.next(2) == 0, case .done = try victim.randomEdit(step: 10_000 + totals.revocations, random: flaky, keys: keys) {
+                _ = try victim.sync([.config, .secrets], through: nil, policy: CompactionPolicy())
+                if let taker = devices.first(where: { $0 !== victim && $0 !== revoker }) {
+                    _ = try taker.sync([.config, .secrets], through: nil, policy: CompactionPolicy())
+                }
+                hidden = try Self.hideNewestBatches(of: victim.vault.deviceID, in: remoteRoot, directory: directory)
+                totals.racedRevocations += 1
+            }
             let seal = try victim.seal()
             let lastClock = try victim.newestOwnClock()
             _ = try revoker.vault.revokeDevice(victim.vault.deviceID) { key in
                 try key.printable().withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: VaultDevice.recoveryKeyPath(directory))) }
             }
+            for (path, held) in hidden { try FileManager.default.moveItem(atPath: held, toPath: path) }
             devices.remove(at: victimIndex)
             revoked.append(RevokedDevice(device: victim, seal: seal, lastClock: lastClock))
             totals.revocations += 1
         default:
             break
+        }
+    }
+
+    /// Moves `device`'s newest batch of each zone out of the remote; returns where each went.
+    static func hideNewestBatches(of device: String, in remoteRoot: String, directory: String) throws -> [(String, String)] {
+        try ["config", "secrets"].compactMap { zone in
+            let folder = "\(remoteRoot)/zones/\(zone)/\(device)"
+            guard let newest = try? FileManager.default.contentsOfDirectory(atPath: folder).filter({ $0.hasSuffix(".batch") && !$0.contains("conflict") }).max() else {
+                return nil
+            }
+            let held = "\(directory)/held-\(zone)-\(newest)"
+            try FileManager.default.moveItem(atPath: "\(folder)/\(newest)", toPath: held)
+            return ("\(folder)/\(newest)", held)
         }
     }
 

@@ -107,6 +107,7 @@ struct ConvergenceRun {
         totals.secretConflicts += try accountForEverySecretWrite(devices, final: devices[0])
         for line in reference { totals.finalLines[String(line.prefix { $0 != " " }), default: 0] += 1 }
         totals.quarantinedOnLateJoiners += try late.config.counts().quarantined + late.secrets.counts().quarantined
+        totals.undos += (devices + [late]).map { $0.undos.withLock { $0 } }.reduce(0, +)
     }
 
     /// Mostly the defaults (nothing compacts in so short a run); one sync in four compacts at
@@ -175,6 +176,9 @@ struct ConvergenceTotals {
     var rotations = 0
     var approvals = 0
     var revocations = 0
+    /// Revocations that raced the revoked device's last batch: another device had taken it in.
+    var racedRevocations = 0
+    var undos = 0
     var revokedWrites = 0
 
     mutating func add(_ other: ConvergenceTotals) {
@@ -189,6 +193,8 @@ struct ConvergenceTotals {
         rotations += other.rotations
         approvals += other.approvals
         revocations += other.revocations
+        racedRevocations += other.racedRevocations
+        undos += other.undos
         revokedWrites += other.revokedWrites
     }
 
@@ -196,6 +202,6 @@ struct ConvergenceTotals {
         let kinds = finalLines.keys.sorted().map { "\($0) \(finalLines[$0]!)" }.joined(separator: ", ")
         return "\(edits) edits taken, refusals \(refusals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
             + "\(syncs) syncs in the random phases, none failed; \(configConflicts) config values and \(secretConflicts) secret bodies kept as conflicts; "
-            + "\(rotations) rotations, \(approvals) devices joined by approval, \(revocations) revoked (which then published \(revokedWrites) edits); final records: \(kinds)"
+            + "\(rotations) rotations, \(approvals) devices joined by approval, \(revocations) revoked (\(racedRevocations) racing a batch another device had taken in, undone in \(undos) zones of the devices that took it in; the revoked then published \(revokedWrites) edits); final records: \(kinds)"
     }
 }

@@ -4,56 +4,80 @@ import Sodium
 import XCTest
 
 /// A revocation racing a revoked writer's last batches, at the zone engine: the device that took
-/// in a batch past the cutoff rebuilds the zone from the remote, keeping its own edits, and no
-/// device uses as a base a snapshot whose cursor for the revoked writer passes its cutoff.
+/// in a batch past the cutoff undoes what it brought, keeping its own edits, the others send
+/// those records again as they hold them, and no device uses as a base a snapshot whose cursor
+/// for the revoked writer passes its cutoff.
 final class RevocationRaceTests: CompactionTestCase {
-    /// Format 1's seal with a roster's cutoffs: the engine's rules about cutoffs, without the
-    /// signatures (`SignedSeal` refuses the objects themselves; `DeviceRevocationTests`).
+    /// Format 1's seal with a roster's cutoffs: a revoked writer's batches past its cutoff are
+    /// refused, as `SignedSeal` refuses them (without the signatures; `DeviceRevocationTests`).
     private struct CutoffSeal: ObjectSeal {
         let inner: TransportKeySeal
         let revoked: [String: UInt64]
+        var inspecting = false
 
         func seal(_ plain: [UInt8], name: String, purpose: SealPurpose, context: [UInt8]) throws -> [UInt8] {
             try inner.seal(plain, name: name, purpose: purpose, context: context)
         }
 
         func open(_ bytes: [UInt8], name: String, writer: String, purpose: SealPurpose, context: [UInt8]) throws -> [UInt8] {
-            try inner.open(bytes, name: name, writer: writer, purpose: purpose, context: context)
+            if !inspecting, let cutoff = revoked[writer], let batch = BatchObjectName(name, zone: "config"), batch.sequence > cutoff {
+                throw ReplicationError(.revokedWriter, "\(name) was written by revoked device \(writer) after its revocation")
+            }
+            return try inner.open(bytes, name: name, writer: writer, purpose: purpose, context: context)
         }
 
         func cutoffs(zone: String) -> [String: UInt64] { revoked }
+
+        func inspectingRevoked() -> any ObjectSeal {
+            var seal = self
+            seal.inspecting = true
+            return seal
+        }
     }
 
     private func run(_ device: SimulatedDevice, revoked: [String: UInt64], policy: CompactionPolicy = CompactionPolicy()) throws -> ZoneSyncReport {
         try ZoneEngine(store: device.configZone, remote: remote, seal: CutoffSeal(inner: TransportKeySeal(key: transport), revoked: revoked), policy: policy).run()
     }
 
-    func testADeviceThatTookInABatchPastTheCutoffRebuildsTheZone() throws {
-        let r = try device("r"), b = try device("b")
-        for round in 0..<3 {
+    /// R's last batch adds a host and edits one X wrote; B took it in, X did not. After the
+    /// revocation B drops both of R's versions, X sends its host again, and B ends as X.
+    func testADeviceThatTookInABatchPastTheCutoffUndoesItAndTheOthersSendTheirsAgain() throws {
+        let r = try device("r"), b = try device("b"), x = try device("x")
+        try x.addHost(label: "shared", password: nil)
+        _ = try run(x, revoked: [:])
+        for round in 0..<2 {
             try r.addHost(label: "r-\(round)", password: nil)
             _ = try run(r, revoked: [:])
         }
+        for device in [b, x] { _ = try run(device, revoked: [:]) }
+        let shared = try XCTUnwrap(try r.config.hosts().first { $0.label == "shared" })
+        try r.addHost(label: "r-late", password: nil)
+        try r.editPort(shared, port: 2222)
+        _ = try run(r, revoked: [:])
         try b.addHost(label: "b-sent", password: nil)
         _ = try run(b, revoked: [:])
-        XCTAssertEqual(try b.config.hosts().count, 4)
+        XCTAssertEqual(try b.config.hosts().first { $0.label == "shared" }?.port, 2222, "B took in R's last batch")
         try b.addHost(label: "b-unsent", password: nil)
-        // The revoker had read r up to its second batch; the remote (as `SignedSeal` does)
-        // no longer gives r's third.
-        try remote.delete(Batch.objectName(zone: "config", device: "r", sequence: 3))
-        let rebuilt = try run(b, revoked: ["r": 2], policy: now)
-        XCTAssertEqual(rebuilt.rebuiltAfter, ["r"])
-        XCTAssertEqual(Set(try b.config.hosts().map(\.label)), ["r-0", "r-1", "b-sent", "b-unsent"], "r's third batch gone, b's own sent and unsent edits kept")
-        XCTAssertEqual(rebuilt.snapshotsWritten, 1, "its own batches read back in the run, it compacts like any device")
-        XCTAssertEqual(try b.configZone.syncState().cursors["r"], 2)
-        XCTAssertEqual(try run(b, revoked: ["r": 2], policy: now).rebuiltAfter, [], "rebuilt once")
-        // A joiner from that snapshot holds the same.
+        let cutoff = try XCTUnwrap(try x.configZone.syncState().cursors["r"])
+
+        let undone = try run(b, revoked: ["r": cutoff])
+        XCTAssertEqual(undone.undidRevoked, ["r"])
+        XCTAssertEqual(Set(try b.config.hosts().map(\.label)), ["r-0", "r-1", "b-sent", "b-unsent"], "R's host gone, and the host R edited until X sends it")
+        let republished = try run(x, revoked: ["r": cutoff])
+        XCTAssertEqual(republished.undidRevoked, [])
+        XCTAssertGreaterThan(republished.sentChanges, 0, "X sends the host R's late batch touched")
+        _ = try run(b, revoked: ["r": cutoff])
+        _ = try run(x, revoked: ["r": cutoff])
+        XCTAssertEqual(try b.config.hosts().first { $0.label == "shared" }?.port, 22)
+        XCTAssertEqual(Set(try b.config.hosts().map(\.label)), Set(try x.config.hosts().map(\.label)))
+        XCTAssertEqual(try run(b, revoked: ["r": cutoff]).undidRevoked, [], "settled once")
+        // A joiner holds the same.
         let j = try device("j")
-        _ = try run(j, revoked: ["r": 2])
-        XCTAssertEqual(Set(try j.config.hosts().map(\.label)), ["r-0", "r-1", "b-sent", "b-unsent"])
+        _ = try run(j, revoked: ["r": cutoff])
+        XCTAssertEqual(Set(try j.config.hosts().map(\.label)), Set(try x.config.hosts().map(\.label)))
     }
 
-    func testObjectsQuarantinedWholeStartNoRebuild() throws {
+    func testObjectsQuarantinedWholeAreNothingToUndo() throws {
         let r = try device("r"), c = try device("c")
         for round in 0..<3 {
             try r.addHost(label: "r-\(round)", password: nil)
@@ -63,7 +87,7 @@ final class RevocationRaceTests: CompactionTestCase {
         _ = try remote.createOnly(Batch.objectName(zone: "config", device: "r", sequence: 3), bytes: Array(repeating: 7, count: 200))
         for _ in 0..<SyncTables.attemptsBeforeQuarantine { _ = try run(c, revoked: [:]) }
         XCTAssertEqual(try c.configZone.syncState().cursors["r"], 3, "past the object quarantined whole")
-        XCTAssertEqual(try run(c, revoked: ["r": 2]).rebuiltAfter, [], "the cursor passed it, yet nothing of it was taken in")
+        XCTAssertEqual(try run(c, revoked: ["r": 2]).undidRevoked, [], "the cursor passed it, yet nothing of it was taken in")
     }
 
     func testASnapshotPastACutoffIsNoBase() throws {

@@ -17,6 +17,8 @@ final class VaultDevice: Sendable {
     let name: String
     let vault: Vault
     let acknowledged: [SyncZone: EnvelopeLog] = [.config: EnvelopeLog(), .secrets: EnvelopeLog()]
+    /// Zones in which its syncs undid what a revoked device wrote past its cutoff (a race).
+    let undos = Mutex(0)
     /// Every config field value this device wrote, sent or not, by "record group version".
     let fieldWrites = Mutex<[String: FieldWrite]>([:])
 
@@ -83,9 +85,11 @@ final class VaultDevice: Sendable {
     /// `Vault.sync` of `zones` through `remote` instead of the bound directory, if given.
     func sync(_ zones: [SyncZone], through remote: (any Remote)?, policy: CompactionPolicy) throws -> [ZoneOutcome] {
         let logs = acknowledged
-        return try vault.sync(zones: zones, compaction: policy, progress: nil, remote: { remote ?? $0 }, stores: { store in
+        let outcomes = try vault.sync(zones: zones, compaction: policy, progress: nil, remote: { remote ?? $0 }, stores: { store in
             RecordingZone(store, log: logs[store.zone == SyncZone.config.rawValue ? .config : .secrets]!)
         })
+        undos.withLock { $0 += outcomes.count { !$0.undidRevoked.isEmpty } }
+        return outcomes
     }
 
     /// Notes the field values and secret bodies this device wrote that are in its replica now

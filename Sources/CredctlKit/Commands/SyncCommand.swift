@@ -37,15 +37,15 @@ struct SyncCommand: Command {
                          ("waiting", .int(outcome.waiting)), ("sent", .int(outcome.sentChanges)),
                          ("snapshots_read", .int(outcome.snapshotsRead)), ("snapshots_written", .int(outcome.snapshotsWritten)),
                          ("collected", .int(outcome.collectedObjects)), ("compaction_problem", .optional(outcome.compactionProblem)),
-                         ("rebuilt_after_revoking", .array(outcome.rebuiltAfter.map(JSONValue.string)))])
+                         ("undid_revoked", .array(outcome.undidRevoked.map(JSONValue.string)))])
             }))]))
         } else {
             for outcome in outcomes {
                 let detail = outcome.reason.map { ": \($0)" } ?? " (received \(outcome.applied), sent \(outcome.sentChanges), quarantined \(outcome.quarantined)\(outcome.waiting > 0 ? ", \(outcome.waiting) waiting" : ""))"
                 Output.out("\(outcome.zone.rawValue): \(outcome.state.rawValue)\(detail)\(Self.compaction(outcome))\n")
-                if !outcome.rebuiltAfter.isEmpty {
-                    Output.out("\(outcome.zone.rawValue): rebuilt from the remote: this device had taken in what revoked \(outcome.rebuiltAfter.joined(separator: ", ")) "
-                               + "wrote after the revoking device last read it, which no other device holds; its own unsent changes were kept\n")
+                if !outcome.undidRevoked.isEmpty {
+                    Output.out("\(outcome.zone.rawValue): undid what revoked \(outcome.undidRevoked.joined(separator: ", ")) wrote after the revoking device last read it "
+                               + "(this device had taken it in before it learnt of the revocation); the other devices send those records again as they hold them\n")
                 }
             }
         }

@@ -31,6 +31,16 @@ extension ZoneEngine {
             }
             report.collectedObjects += 1 + manifest.parts.count
         }
+        // A revoked device's snapshots are never read again: gone once another is the base.
+        let cutoffs = seal.cutoffs(zone: zone)
+        for name in listing.manifests where cutoffs[name.device] != nil {
+            try remote.delete(name.objectName(zone: zone))
+            report.collectedObjects += 1
+            for part in listing.parts[name.device]?[name.number] ?? [] {
+                try remote.delete(CompactionObjectName(device: name.device, number: name.number, kind: .snapshotPart(part)).objectName(zone: zone))
+                report.collectedObjects += 1
+            }
+        }
         // Parts with no manifest below their writer's newest manifest were abandoned mid-write.
         var manifestNumbers = Dictionary(grouping: listing.manifests, by: \.device).mapValues { Set($0.map(\.number)) }
         if let written { manifestNumbers[written.device, default: []].insert(written.number) }

@@ -10,8 +10,7 @@ extension ZoneEngine {
         guard !listing.manifests.isEmpty else { return false }
         // This device's own batches count too: restored from an older backup, it lacks them.
         var cursors = state.cursors
-        // (Not while a rebuild reads them back: then its cursor says how far it came.)
-        if try rebuildingOwnUpTo() == nil { cursors[store.deviceID] = max(cursors[store.deviceID] ?? 0, state.nextSequence - 1) }
+        cursors[store.deviceID] = max(cursors[store.deviceID] ?? 0, state.nextSequence - 1)
         // A batch quarantined whole counts as unread here, though the cursor is past it: once
         // it is collected, a snapshot that covers it is the only way to what it held.
         var held = try store.quarantinedObjects().compactMap { entry in
@@ -104,7 +103,7 @@ extension ZoneEngine {
             }
             let last = index == manifest.parts.count - 1
             report.add(try store.apply([IncomingBatch(device: manifest.device, sequence: 0, envelopes: opened.envelopes, rejected: opened.rejected,
-                                                      advancesCursor: false, covers: last ? manifest.cursors : [:])]))
+                                                      advancesCursor: false, covers: last ? manifest.cursors : [:], brings: manifest.cursors)]))
             report.fetchedObjects += 1
             report.receivedChanges += opened.envelopes.count
             progress?(report)

@@ -1,0 +1,63 @@
+/// Settling a revocation (docs/devices.md, "Revocation and rotation"). The revoked device's
+/// objects past its cutoff (what the revoking member had read of it) are refused everywhere; but
+/// a device that synced between such a write and the revocation took it in — a race. Devices
+/// open those objects (the signature still checked, nothing applied) to learn what they touched:
+/// one that took them in removes the versions they brought, and every device sends the records
+/// they name again as it holds them, so the first gets back what it had before and all end the
+/// same. Record by record, not the whole zone: collected history that only a snapshot of the
+/// revoked device covered cannot be read again.
+extension ZoneEngine {
+    /// Returns false while an undo waits for objects: then nothing else may be read (a version
+    /// sent again by others, merged now, would lose to the one to undo and be gone after it).
+    func settleRevocations(_ listing: ZoneListing, into report: inout ZoneSyncReport) throws -> Bool {
+        let cutoffs = seal.cutoffs(zone: store.zone).sorted { $0.key < $1.key }
+        // Every undo first: sending a record again while it still holds a version to undo would
+        // spread that version as this device's own write.
+        var undoWaits = false
+        for (device, cutoff) in cutoffs {
+            let applied = try store.bookkeepingValue(SyncTables.appliedPrefix + device).flatMap(Self.decodeNumber) ?? 0
+            guard applied > cutoff else { continue }
+            // Only once what this device took in is known whole.
+            var versions: [String: Set<RecordVersion>] = [:]
+            var whole = true
+            for sequence in (cutoff + 1)...applied {
+                guard let envelopes = try inspect(device, sequence, listing.batches[device] ?? [:]) else {
+                    whole = false
+                    break
+                }
+                for envelope in envelopes { versions[envelope.recordName, default: []].insert(envelope.version) }
+            }
+            guard whole else {
+                undoWaits = true
+                report.waiting += 1
+                continue
+            }
+            try store.undoRevoked(device, cutoff: cutoff, versions: versions)
+            report.undidRevoked.append(device)
+        }
+        guard !undoWaits else { return false }
+        // Then every record the objects past the cutoff name is sent again as held here, as
+        // those objects arrive (in order: one still missing waits).
+        for (device, cutoff) in cutoffs {
+            let batches = listing.batches[device] ?? [:]
+            let inspected = max(cutoff, try store.bookkeepingValue(SyncTables.inspectedPrefix + device).flatMap(Self.decodeNumber) ?? 0)
+            var next = inspected + 1
+            var records: Set<String> = []
+            while next < Batch.maximumSequence, let envelopes = try inspect(device, next, batches) {
+                records.formUnion(envelopes.map(\.recordName))
+                next += 1
+            }
+            if next - 1 > inspected { try store.republishRevoked(device, records: records.sorted(), inspectedThrough: next - 1) }
+        }
+        return true
+    }
+
+    /// The envelopes (removals left out) of `device`'s batch `sequence`, opened past its cutoff;
+    /// nil when it is not listed or does not open (yet).
+    private func inspect(_ device: String, _ sequence: UInt64, _ batches: [UInt64: String]) throws -> [Envelope]? {
+        guard let name = batches[sequence], let bytes = try readObject(name),
+              let opened = try? BatchCodec.open(bytes, zone: store.zone, device: device, sequence: sequence, with: seal.inspectingRevoked())
+        else { return nil }
+        return opened.envelopes.filter { !$0.isRemoval }
+    }
+}
