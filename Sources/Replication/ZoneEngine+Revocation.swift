@@ -7,6 +7,10 @@
 /// same. Record by record, not the whole zone: collected history that only a snapshot of the
 /// revoked device covered cannot be read again.
 extension ZoneEngine {
+    static let undoWaitKey = "undo-waits:"
+    /// Runs an undo waits for an object it took in that cannot be read now.
+    static let patienceRuns: UInt64 = 10
+
     /// Returns false while an undo waits for objects: then nothing else may be read (a version
     /// sent again by others, merged now, would lose to the one to undo and be gone after it).
     func settleRevocations(_ listing: ZoneListing, into report: inout ZoneSyncReport) throws -> Bool {
@@ -17,17 +21,23 @@ extension ZoneEngine {
         for (device, cutoff) in cutoffs {
             let applied = try store.bookkeepingValue(SyncTables.appliedPrefix + device).flatMap(Self.decodeNumber) ?? 0
             guard applied > cutoff else { continue }
-            // Only once what this device took in is known whole.
+            // Once what this device took in is known whole — or, when an object of it stays
+            // missing (a remote that withholds it must not stop this zone for good), with what
+            // could be read, after `patienceRuns` runs.
             var versions: [String: Set<RecordVersion>] = [:]
-            var whole = true
-            for sequence in (cutoff + 1)...applied {
+            let listed = (listing.batches[device] ?? [:]).keys.filter { $0 > cutoff && $0 <= applied }.sorted()
+            var missing = UInt64(listed.count) < applied - cutoff
+            for sequence in listed {
                 guard let envelopes = try inspect(device, sequence, listing.batches[device] ?? [:]) else {
-                    whole = false
-                    break
+                    missing = true
+                    continue
                 }
                 for envelope in envelopes { versions[envelope.recordName, default: []].insert(envelope.version) }
             }
-            guard whole else {
+            let key = Self.undoWaitKey + device
+            let waited = try store.bookkeepingValue(key).flatMap(Self.decodeNumber) ?? 0
+            if missing && waited + 1 < Self.patienceRuns {
+                try store.setBookkeepingValue(key, Self.encodeNumber(waited + 1))
                 undoWaits = true
                 report.waiting += 1
                 continue

@@ -1,5 +1,5 @@
 import Foundation
-import Replication
+@testable import Replication
 import Sodium
 import XCTest
 
@@ -75,6 +75,29 @@ final class RevocationRaceTests: CompactionTestCase {
         let j = try device("j")
         _ = try run(j, revoked: ["r": cutoff])
         XCTAssertEqual(Set(try j.config.hosts().map(\.label)), Set(try x.config.hosts().map(\.label)))
+    }
+
+    /// An object the undo needs, withheld by the remote: the zone waits (reading and sending
+    /// nothing, so no version sent again by others is lost to the one to undo), then after ten
+    /// runs undoes what it could read and goes on: a remote cannot stop it for good.
+    func testAnUndoWaitsForAWithheldObjectThenGoesOn() throws {
+        let r = try device("r"), b = try device("b")
+        for round in 0..<3 {
+            try r.addHost(label: "r-\(round)", password: nil)
+            _ = try run(r, revoked: [:])
+        }
+        _ = try run(b, revoked: [:])
+        try remote.delete(Batch.objectName(zone: "config", device: "r", sequence: 3))
+        try b.addHost(label: "b-waiting", password: nil)
+        for run in 1..<ZoneEngine.patienceRuns {
+            let report = try self.run(b, revoked: ["r": 2])
+            XCTAssertTrue(report.undoWaits, "run \(run)")
+            XCTAssertEqual(report.sentChanges, 0, "run \(run): nothing sent while the undo waits")
+        }
+        let last = try run(b, revoked: ["r": 2])
+        XCTAssertFalse(last.undoWaits)
+        XCTAssertEqual(last.undidRevoked, ["r"])
+        XCTAssertEqual(last.sentChanges, 1, "b's own edit goes out")
     }
 
     func testObjectsQuarantinedWholeAreNothingToUndo() throws {
