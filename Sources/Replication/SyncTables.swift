@@ -98,7 +98,11 @@ public enum SyncTables {
             ON CONFLICT (zone, device) DO UPDATE SET sequence = max(sequence, excluded.sequence)
             """, [zone, device, sequence])
         if device == ownDevice { try reserve(db, zone: zone, through: sequence) }
-        try db.run("DELETE FROM replication_unreadable WHERE name = ?", [Batch.objectName(zone: zone, device: device, sequence: sequence)])
+        let name = Batch.objectName(zone: zone, device: device, sequence: sequence)
+        try db.run("DELETE FROM replication_unreadable WHERE name = ?", [name])
+        // What waited for its writer to join, quarantined by name meanwhile, applied now.
+        try db.run("DELETE FROM replication_quarantine WHERE zone = ? AND record_name = ? AND object_digest IS NULL AND envelope IS NULL AND length(bytes) = 0",
+                   [zone, name])
     }
 
     private static let heardPrefix = "heard:"

@@ -171,8 +171,17 @@ public struct ZoneEngine: Sendable {
             return IncomingBatch(device: device, sequence: sequence, envelopes: opened.envelopes, rejected: opened.rejected, advancesCursor: true)
         } catch let error as ReplicationError where error.code == .unknownSigner {
             // Its writer's `add` may still be on its way: read again once the roster grows. Its
-            // bytes are never stored, so junk under names no member has cannot fill this device.
+            // bytes are never stored, so junk under names no member has cannot fill this device;
+            // the same bytes still waiting after several runs are quarantined by name, once, so
+            // status says what waits and why (the entry goes when the object applies).
             report.waiting += 1
+            let digest = GenericHash.hash(bytes)
+            if try store.noteUnreadable(name, digest: digest) >= SyncTables.attemptsBeforeQuarantine, try !store.wasIngested(name, digest: digest) {
+                report.add(try store.apply([IncomingBatch(device: device, sequence: sequence, envelopes: [],
+                                                          rejected: [RejectedEnvelope(recordName: name, reason: error.message + "; it waits", bytes: [])],
+                                                          advancesCursor: false)]))
+                try store.markIngested(name, digest: digest)
+            }
             return nil
         } catch let error as ReplicationError where error.code == .authenticationFailed {
             // Incomplete (still being copied) and sealed-with-another-key look alike; only bytes

@@ -92,4 +92,25 @@ final class ForgedObjectTests: TwoDeviceTestCase {
             XCTAssertTrue(try device.run("host", "list").output.contains("signed"))
         }
     }
+
+    /// A batch signed by a device this vault's roster does not know (one of another vault,
+    /// sealed with A's stolen transport keys) is never applied or stored: it waits, and once the
+    /// same bytes have waited three syncs, `quarantine list` names it and why, once.
+    func testABatchOfADeviceTheRosterDoesNotKnowWaitsThenIsListedOnce() throws {
+        let envelopes = try foreignHostEnvelopes(label: "stranger")
+        let keys = try deviceKeys(directory + "/mallory")
+        let shared = DirectoryRemote(root: remote)
+        let document = try VaultDocument.decode(try XCTUnwrap(try shared.get(VaultDocument.objectName)))
+        let roster = try RosterReader.read(from: shared, pinned: document.genesis, known: []).state
+        let seal = SignedSeal(vaultID: document.vaultID, roster: roster, writerID: keys.id, signing: keys.signing, transportKeys: try stolenTransportKeys(directory + "/a"))
+        _ = try shared.createOnly(Batch.objectName(zone: "config", device: keys.id, sequence: 1),
+                                  bytes: try BatchCodec.seal(Batch(zone: "config", device: keys.id, sequence: 1, envelopes: envelopes), with: seal))
+        for run in 1...4 {
+            assertStatus(try a.run("sync"), 0)
+            XCTAssertFalse(try a.run("host", "list").output.contains("stranger"))
+            let listed = try a.run("quarantine", "list").output
+            let mentions = listed.components(separatedBy: "which this device's roster does not know").count - 1
+            XCTAssertEqual(mentions, run < 3 ? 0 : 1, "run \(run):\n\(listed)")
+        }
+    }
 }
