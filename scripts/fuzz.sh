@@ -49,8 +49,13 @@ for target in $targets; do
     log="$scratch/logs/run-$target.log"
     before=$(ls "$crashes" | grep -c "^$target-" || true)
     "$bin/$target" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="$crashes/$target-" "$work" "Fuzz/corpus/$target" >"$log" 2>&1
+        -artifact_prefix="$crashes/$target-" "$work" "Fuzz/corpus/$target" >"$log" 2>&1 &
+    pid=$!
+    wait "$pid"
     status=$?
+    # libFuzzer may end the process without running exit handlers: the scratch stores a harness
+    # keeps on tmpfs (FuzzConfigMerge) are removed here.
+    rm -rf "/dev/shm/credvault-fuzz-config-$pid"
     after=$(ls "$crashes" | grep -c "^$target-" || true)
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)

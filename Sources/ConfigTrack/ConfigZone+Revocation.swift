@@ -3,7 +3,7 @@ import SQLite
 
 /// `ZoneStore.undoRevoked` and `republishRevoked` for config records (`<kind>/<id>`).
 extension ConfigZone {
-    public func undoRevoked(_ device: String, cutoff: UInt64, versions: [String: Set<RecordVersion>]) throws {
+    public func undoRevoked(_ device: String, versions: [String: Set<RecordVersion>]) throws {
         try store.write("undo what revoked \(device) wrote") { db in
             let pending = Set(try db.query("SELECT record_name FROM replication_journal") { $0.text(0) ?? "" })
             for (name, brought) in versions where !pending.contains(name) {
@@ -16,7 +16,7 @@ extension ConfigZone {
                     try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [name])
                 }
             }
-            try SyncTables.undid(db, zone: zone, device: device, cutoff: cutoff)
+            try SyncTables.undid(db, zone: zone)
         }
     }
 

@@ -301,10 +301,13 @@ public enum SyncTables {
 
     static let inspectedPrefix = "inspected:"
 
-    /// After `ZoneStore.undoRevoked`: what this device took in of `device` no longer counts past
-    /// `cutoff`.
-    public static func undid(_ db: Connection, zone: String, device: String, cutoff: UInt64) throws {
-        try setValue(db, zone: zone, key: appliedPrefix + device, withUnsafeBytes(of: cutoff.bigEndian) { Array($0) })
+    /// After `ZoneStore.undoRevoked`: every other writer's objects are read again (merging is
+    /// idempotent), so a record whose standing version was removed gets back the version it had
+    /// before from the history still on the remote, besides what members send again; this
+    /// device's own sequence is kept.
+    public static func undid(_ db: Connection, zone: String) throws {
+        let next = try state(db, zone: zone).nextSequence
+        try restart(db, zone: zone, nextSequence: next)
     }
 
     /// After `ZoneStore.republishRevoked`: the revoked `device`'s objects were inspected

@@ -42,7 +42,7 @@ extension ZoneEngine {
                 report.waiting += 1
                 continue
             }
-            try store.undoRevoked(device, cutoff: cutoff, versions: versions)
+            try store.undoRevoked(device, versions: versions)
             report.undidRevoked.append(device)
         }
         guard !undoWaits else { return false }

@@ -71,8 +71,9 @@ public protocol ZoneStore: Sendable {
     /// `cutoff` (docs/devices.md, "Revocation and rotation"): each record whose standing version
     /// is one of `versions[name]` (what those objects held), and which holds no pending local
     /// change, is removed — the members that did not take them in send it again as they hold it.
-    /// Device-only secrets are never touched. Then `SyncTables.undid`.
-    func undoRevoked(_ device: String, cutoff: UInt64, versions: [String: Set<RecordVersion>]) throws
+    /// Device-only secrets are never touched. Then `SyncTables.undid` (every other writer's
+    /// objects are read again).
+    func undoRevoked(_ device: String, versions: [String: Set<RecordVersion>]) throws
 
     /// Queues each of `records` this device holds to be sent again as it stands here (what the
     /// revoked `device`'s objects past its cutoff, through `inspectedThrough`, touched), in one

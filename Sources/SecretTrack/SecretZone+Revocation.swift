@@ -4,7 +4,7 @@ import SQLite
 /// `ZoneStore.undoRevoked` and `republishRevoked` for secret references. Device-only items are
 /// never touched.
 extension SecretZone {
-    public func undoRevoked(_ device: String, cutoff: UInt64, versions: [String: Set<RecordVersion>]) throws {
+    public func undoRevoked(_ device: String, versions: [String: Set<RecordVersion>]) throws {
         try store.write("undo what revoked \(device) wrote") { db in
             let pending = Set(try db.query("SELECT record_name FROM replication_journal") { $0.text(0) ?? "" })
             for (reference, brought) in versions where !pending.contains(reference) {
@@ -17,7 +17,7 @@ extension SecretZone {
                                [reference, version.clock, version.device])
                 }
             }
-            try SyncTables.undid(db, zone: zone, device: device, cutoff: cutoff)
+            try SyncTables.undid(db, zone: zone)
         }
     }
 

@@ -30,8 +30,8 @@ final class RecordingZone: ZoneStore {
     func firstSequenceStillNeeded() throws -> UInt64? { try inner.firstSequenceStillNeeded() }
     func bookkeepingValue(_ key: String) throws -> [UInt8]? { try inner.bookkeepingValue(key) }
     func setBookkeepingValue(_ key: String, _ value: [UInt8]) throws { try inner.setBookkeepingValue(key, value) }
-    func undoRevoked(_ device: String, cutoff: UInt64, versions: [String: Set<RecordVersion>]) throws {
-        try inner.undoRevoked(device, cutoff: cutoff, versions: versions)
+    func undoRevoked(_ device: String, versions: [String: Set<RecordVersion>]) throws {
+        try inner.undoRevoked(device, versions: versions)
     }
     func republishRevoked(_ device: String, records: [String], inspectedThrough: UInt64) throws {
         try inner.republishRevoked(device, records: records, inspectedThrough: inspectedThrough)

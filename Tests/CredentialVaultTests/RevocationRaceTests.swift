@@ -40,7 +40,8 @@ final class RevocationRaceTests: CompactionTestCase {
     }
 
     /// R's last batch adds a host and edits one X wrote; B took it in, X did not. After the
-    /// revocation B drops both of R's versions, X sends its host again, and B ends as X.
+    /// revocation B drops both of R's versions and reads the others' history again (X's host as
+    /// X wrote it), X sends its host again too, and B ends as X.
     func testADeviceThatTookInABatchPastTheCutoffUndoesItAndTheOthersSendTheirsAgain() throws {
         let r = try device("r"), b = try device("b"), x = try device("x")
         try x.addHost(label: "shared", password: nil)
@@ -62,7 +63,8 @@ final class RevocationRaceTests: CompactionTestCase {
 
         let undone = try run(b, revoked: ["r": cutoff])
         XCTAssertEqual(undone.undidRevoked, ["r"])
-        XCTAssertEqual(Set(try b.config.hosts().map(\.label)), ["r-0", "r-1", "b-sent", "b-unsent"], "R's host gone, and the host R edited until X sends it")
+        XCTAssertEqual(Set(try b.config.hosts().map(\.label)), ["r-0", "r-1", "shared", "b-sent", "b-unsent"], "R's host gone")
+        XCTAssertEqual(try b.config.hosts().first { $0.label == "shared" }?.port, 22, "read again from the history on the remote")
         let republished = try run(x, revoked: ["r": cutoff])
         XCTAssertEqual(republished.undidRevoked, [])
         XCTAssertGreaterThan(republished.sentChanges, 0, "X sends the host R's late batch touched")
