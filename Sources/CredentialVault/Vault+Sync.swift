@@ -46,9 +46,18 @@ extension Vault {
             // Each device announces itself in the config zone the first time it syncs.
             try config.announceDevice()
             let access = try zoneAccess(binding, remote, genesis: genesis)
-            // For the reasons a zone gives: devices by name where the roster opens one.
-            let names = Dictionary(((try? rosterDevices()) ?? []).map { device in (device.id, device.name.map { "'\($0)' (\(device.id))" } ?? device.id) },
-                                   uniquingKeysWith: { first, _ in first })
+            // For the reasons a zone gives: devices by name where the roster opens one — read only
+            // when a zone has something to say (it verifies the roster again), at most once.
+            let named = Mutex<[String: String]?>(nil)
+            let names: @Sendable () -> [String: String] = { [self] in
+                named.withLock { cached in
+                    if let cached { return cached }
+                    let found = Dictionary(((try? rosterDevices()) ?? []).map { device in (device.id, device.name.map { "'\($0)' (\(device.id))" } ?? device.id) },
+                                           uniquingKeysWith: { first, _ in first })
+                    cached = found
+                    return found
+                }
+            }
             // The zones share nothing but the remote (each has its own database, journal and
             // cursors), so they run side by side: a join takes as long as the larger zone.
             let config = config, secrets = secrets
@@ -159,8 +168,8 @@ extension Vault {
 
     /// What a run that otherwise went through must tell the user: the remote shows less than
     /// this device has read (docs/devices.md, "Freshness").
-    static func attention(_ report: ZoneSyncReport, names: [String: String]) -> String? {
-        func devices(_ ids: some Sequence<String>) -> String { ids.sorted().map { names[$0] ?? $0 }.joined(separator: ", ") }
+    static func attention(_ report: ZoneSyncReport, names: () -> [String: String]) -> String? {
+        func devices(_ ids: some Sequence<String>) -> String { ids.sorted().map { names()[$0] ?? $0 }.joined(separator: ", ") }
         if !report.shortfalls.isEmpty {
             return "the remote shows less than this device has read: objects of \(devices(report.shortfalls.keys)) are gone and no snapshot covers them "
                 + "(the remote was rolled back or restored from a backup, or withholds objects); if it was restored on purpose, rebind with credctl remote set --merge"
@@ -182,7 +191,7 @@ extension Vault {
     }
 
     private static func run(_ zone: SyncZone, store: any ZoneStore, remote: any Remote, access: Result<SignedSeal, ZoneProblem>, compaction: CompactionPolicy,
-                            progress: (@Sendable (ZoneSyncReport) -> Void)?, names: [String: String]) -> ZoneOutcome {
+                            progress: (@Sendable (ZoneSyncReport) -> Void)?, names: @Sendable () -> [String: String]) -> ZoneOutcome {
         let seal: SignedSeal
         switch access {
         case .success(let granted): seal = granted
@@ -204,7 +213,7 @@ extension Vault {
                                       quarantined: report.quarantined, waiting: report.waiting, sentChanges: report.sentChanges,
                                       snapshotsRead: report.snapshotsRead, snapshotsWritten: report.snapshotsWritten,
                                       collectedObjects: report.collectedObjects, compactionProblem: report.compactionProblem)
-            outcome.undidRevoked = report.undidRevoked.map { names[$0] ?? $0 }
+            if !report.undidRevoked.isEmpty { outcome.undidRevoked = report.undidRevoked.map { names()[$0] ?? $0 } }
             return outcome
         } catch let error as ReplicationError {
             SyncLog.failure(zone: zone.rawValue, stage: "run", code: error.code.rawValue)

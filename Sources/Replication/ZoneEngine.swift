@@ -176,7 +176,8 @@ public struct ZoneEngine: Sendable {
             // status says what waits and why (the entry goes when the object applies).
             report.waiting += 1
             let digest = GenericHash.hash(bytes)
-            if try store.noteUnreadable(name, digest: digest) >= SyncTables.attemptsBeforeQuarantine, try !store.wasIngested(name, digest: digest) {
+            // Checked first, so bytes already listed cost a read per sync, never a write.
+            if try !store.wasIngested(name, digest: digest), try store.noteUnreadable(name, digest: digest) >= SyncTables.attemptsBeforeQuarantine {
                 report.add(try store.apply([IncomingBatch(device: device, sequence: sequence, envelopes: [],
                                                           rejected: [RejectedEnvelope(recordName: name, reason: error.message + "; it waits", bytes: [])],
                                                           advancesCursor: false)]))
