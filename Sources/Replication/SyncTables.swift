@@ -120,18 +120,16 @@ public enum SyncTables {
     }
 
     private static func raise(_ db: Connection, zone: String, key: String, to number: UInt64) throws {
-        if let known = try value(db, zone: zone, key: key), known.count == 8, decode(known) >= number { return }
-        try setValue(db, zone: zone, key: key, withUnsafeBytes(of: number.bigEndian) { Array($0) })
+        if let known = try value(db, zone: zone, key: key).flatMap(ZoneEngine.decodeNumber), known >= number { return }
+        try setValue(db, zone: zone, key: key, ZoneEngine.encodeNumber(number))
     }
-
-    private static func decode(_ bytes: [UInt8]) -> UInt64 { bytes.reduce(0) { $0 << 8 | UInt64($1) } }
 
     /// Per writer device, the newest version it stamped itself that this device applied from its
     /// batches in `zone` (a hybrid logical clock).
     public static func heard(_ db: Connection, zone: String) throws -> [String: UInt64] {
         let rows = try db.query("SELECT key, value FROM replication_values WHERE zone = ? AND key >= ? AND key < ?",
                                 [zone, heardPrefix, "heard;"]) { (($0.text(0) ?? "").dropFirst(heardPrefix.count), $0.blob(1) ?? []) }
-        return Dictionary(rows.filter { $0.1.count == 8 }.map { (String($0.0), decode($0.1)) }, uniquingKeysWith: max)
+        return Dictionary(rows.compactMap { key, value in ZoneEngine.decodeNumber(value).map { (String(key), $0) } }, uniquingKeysWith: max)
     }
 
     /// Makes the next sequence at least `sequence + 1`.
@@ -180,7 +178,7 @@ public enum SyncTables {
 
     static let relayedPrefix = "relayed:"
 
-    private static func encode(_ version: RecordVersion) -> [UInt8] { withUnsafeBytes(of: version.clock.bigEndian) { Array($0) } + Array(version.device.utf8) }
+    private static func encode(_ version: RecordVersion) -> [UInt8] { ZoneEngine.encodeNumber(version.clock) + Array(version.device.utf8) }
 
     /// Whether this device sent `version` of `recordName`, another device's (`acknowledge`).
     public static func relayed(_ db: Connection, zone: String, recordName: String, version: RecordVersion) throws -> Bool {
@@ -313,7 +311,7 @@ public enum SyncTables {
     /// After `ZoneStore.republishRevoked`: the revoked `device`'s objects were inspected
     /// through `sequence`.
     public static func inspected(_ db: Connection, zone: String, device: String, through sequence: UInt64) throws {
-        try setValue(db, zone: zone, key: inspectedPrefix + device, withUnsafeBytes(of: sequence.bigEndian) { Array($0) })
+        try setValue(db, zone: zone, key: inspectedPrefix + device, ZoneEngine.encodeNumber(sequence))
     }
 
     /// The sequence after this device's last object of `zone` on the remote.
