@@ -3,6 +3,8 @@ struct GlobalOptions: Sendable {
     var vault: String?
     var passphraseFile: String?
     var keyFile: String?
+    /// `--key-file` given with no path: the default key file (`VaultDirectory.defaultKeyFilePath`).
+    var keyFileAtDefault = false
     var json = false
     var help = false
     var version = false
@@ -10,7 +12,7 @@ struct GlobalOptions: Sendable {
     static let specs: [CommandSpec.Option] = [
         .init(name: "--vault", value: "DIR", help: "The vault directory (else $CREDCTL_VAULT, else $XDG_DATA_HOME/credctl, else ~/.local/share/credctl)."),
         .init(name: "--passphrase-file", value: "FILE", help: "Read the vault passphrase from FILE (else $CREDCTL_PASSPHRASE_FILE)."),
-        .init(name: "--key-file", value: "FILE", help: "Unlock with the key file FILE (else $CREDCTL_KEY_FILE)."),
+        .init(name: "--key-file", value: "[FILE]", help: "Unlock with the key file FILE (else $CREDCTL_KEY_FILE, else $XDG_CONFIG_HOME/credctl/key when it exists); with no FILE (last, or before another option), that default key file."),
         .init(name: "--json", value: nil, help: "Print one JSON document on standard output."),
         .init(name: "--help", value: nil, help: "Show help for the command."),
     ]
@@ -32,7 +34,14 @@ struct GlobalOptions: Sendable {
         switch name {
         case "--vault": vault = try value(); return used
         case "--passphrase-file": passphraseFile = try value(); return used
-        case "--key-file": keyFile = try value(); return used
+        case "--key-file":
+            // No path (nothing follows, or another option does) means the default key file.
+            if inlineValue == nil, index + 1 == tokens.count || tokens[index + 1].hasPrefix("-") {
+                keyFileAtDefault = true
+                return 1
+            }
+            keyFile = try value()
+            return used
         case "--json": json = true; return 1
         case "--help", "-h": help = true; return 1
         case "--version": version = true; return 1

@@ -89,7 +89,15 @@ public final class Vault: Sendable {
     /// item that could not be migrated is simply tried again next time).
     public func unlock(_ key: UnlockKey) throws(VaultError) {
         try VaultError.wrapping {
-            try unlock(with: try Self.keyProvider(for: key, creating: false))
+            let provider = try Self.keyProvider(for: key, creating: false)
+            do {
+                try unlock(with: provider)
+            } catch let error as SecretError where error.code == .wrongKey || error.code == .invalid {
+                // Name the key file: a command may find one the user did not name.
+                guard case .keyFile(let path) = key else { throw error }
+                let mapped = VaultError.from(error)
+                throw VaultError(mapped.code, "\(path): \(mapped.message)", hint: mapped.hint)
+            }
         }
     }
 
@@ -136,7 +144,13 @@ public final class Vault: Sendable {
             return .passphrase(passphrase)
         case .keyFile(let path):
             if creating && !VaultDirectory.exists(path) { try KeyFile.create(at: path) }
-            return .keyFile(try KeyFile.read(at: path))
+            let contents = try KeyFile.read(at: path)
+            // Checked before anything is made: a new key slot takes a key in an accepted form only.
+            if creating && KeyFileMaterial.key(in: contents) == nil {
+                throw VaultError(.invalidInput, "The key file \(path) holds no key: \(KeyFileMaterial.expectedForm).",
+                                 hint: "Give a path where nothing exists and credctl creates a key file there.")
+            }
+            return .keyFile(contents)
         }
     }
 }

@@ -26,6 +26,14 @@ public struct VaultDirectory: Sendable, Equatable {
         return (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/.local/share/credctl"
     }
 
+    /// Where a key file is looked for when none is named: `$XDG_CONFIG_HOME/credctl/key`, else
+    /// `~/.config/credctl/key` (`init --key-file` with no path creates it there).
+    public static func defaultKeyFilePath(environment: [String: String]) -> String {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/credctl/key" }
+        let home = environment["HOME"] ?? "/"
+        return (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/.config/credctl/key"
+    }
+
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// Creates the directory (and missing parents) with mode 0700, and narrows an existing one

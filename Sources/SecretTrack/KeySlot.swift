@@ -17,6 +17,21 @@ struct KeySlot: Sendable {
     /// Wraps `keys` for `provider`.
     static func make(for provider: KeyProvider, keys: VaultKeys, storeID: String, kdf: KDFParameters) throws -> KeySlot {
         let parameters: KDFParameters? = provider.kind == .passphrase ? kdf : nil
+        var provider = provider
+        if case .keyFile(let contents) = provider {
+            // A new slot is made from the key alone, so any form of the same key opens it.
+            guard let key = KeyFileMaterial.key(in: contents) else {
+                throw SecretError(.invalid, "The key file holds no key: \(KeyFileMaterial.expectedForm).",
+                                  hint: "Give a new path and credctl creates a key file there, or write one with: head -c 32 /dev/urandom | base64 > FILE")
+            }
+            provider = .keyFile(key)
+        }
+        return try wrap(keys, for: provider, storeID: storeID, kdf: parameters)
+    }
+
+    /// The slot wrapping `keys` under exactly what `provider` holds (tests make slots of the
+    /// earlier key-file rule with it).
+    static func wrap(_ keys: VaultKeys, for provider: KeyProvider, storeID: String, kdf parameters: KDFParameters?) throws -> KeySlot {
         let wrapping = try wrappingKey(provider, kdf: parameters)
         let plain = try keys.deviceKey.appending(keys.vaultKey)
         let sealed = try SealedBox.seal(plain, key: wrapping, purpose: purpose, context: context(provider.kind, storeID: storeID, kdf: parameters))
@@ -25,19 +40,35 @@ struct KeySlot: Sendable {
 
     /// Unwraps the keys, or throws `wrongKey` when the provider's secret does not open the slot.
     func open(with provider: KeyProvider, storeID: String) throws -> VaultKeys {
+        var candidates = [provider]
+        if case .keyFile(let contents) = provider { candidates = try KeyFileMaterial.unlockCandidates(contents).map(KeyProvider.keyFile) }
+        for candidate in candidates {
+            if let plain = try open(candidate, storeID: storeID) { return try Self.split(plain, kind: provider.kind) }
+        }
+        if case .keyFile(let contents) = provider, KeyFileMaterial.key(in: contents) == nil {
+            throw SecretError(.invalid, "The key file holds no key and does not unlock this vault: \(KeyFileMaterial.expectedForm).",
+                              hint: "Use the key file the vault was created with.")
+        }
+        throw SecretError(.wrongKey, "The \(provider.kind.noun) does not unlock this vault.",
+                          hint: provider.kind == .passphrase ? "Check the passphrase and try again." : provider.kind == .keyFile
+                              ? "Use the key file the vault was created with." : "Set the keyring up again with: credctl unlock-method set keyring")
+    }
+
+    /// The slot's plaintext under `provider`, or nil when it is not the slot's key.
+    private func open(_ provider: KeyProvider, storeID: String) throws -> SecretBytes? {
         let wrapping = try Self.wrappingKey(provider, kdf: kdf)
-        let plain: SecretBytes
         do {
-            plain = try SealedBox.open(wrappedKeys, key: wrapping, purpose: Self.purpose, context: Self.context(provider.kind, storeID: storeID, kdf: kdf))
+            return try SealedBox.open(wrappedKeys, key: wrapping, purpose: Self.purpose, context: Self.context(provider.kind, storeID: storeID, kdf: kdf))
         } catch let error as SodiumError where error.code == .authenticationFailed {
-            throw SecretError(.wrongKey, "The \(provider.kind.noun) does not unlock this vault.",
-                              hint: provider.kind == .passphrase ? "Check the passphrase and try again." : provider.kind == .keyFile
-                                  ? "Use the key file the vault was created with." : "Set the keyring up again with: credctl unlock-method set keyring")
+            return nil
         } catch let error as SodiumError {
             throw SecretError(.authenticationFailed, "The \(provider.kind.rawValue) key slot is damaged: \(error.message)")
         }
+    }
+
+    private static func split(_ plain: SecretBytes, kind: KeyProviderKind) throws -> VaultKeys {
         let half = SealedBox.keyCount
-        guard plain.count == 2 * half else { throw SecretError(.authenticationFailed, "The \(provider.kind.rawValue) key slot holds keys of the wrong size.") }
+        guard plain.count == 2 * half else { throw SecretError(.authenticationFailed, "The \(kind.rawValue) key slot holds keys of the wrong size.") }
         return VaultKeys(deviceKey: try plain.slice(0..<half), vaultKey: try plain.slice(half..<(2 * half)))
     }
 

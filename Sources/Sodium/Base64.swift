@@ -26,9 +26,39 @@ public enum Base64 {
         return decoded.withUnsafeBytes { Array($0) }
     }
 
+    /// Encodes a secret into guarded memory (standard alphabet, padded), with no terminator.
+    public static func encodeSecret(_ secret: SecretBytes) throws -> SecretBytes {
+        SodiumRuntime.ensureInitialized()
+        let variant = sodium_base64_VARIANT_ORIGINAL
+        let length = sodium_base64_encoded_len(secret.count, variant)
+        let out = try SecretBytes(zeroedCount: length)
+        out.withUnsafeMutableBytes { text in
+            secret.withUnsafeBytes { bytes in
+                _ = sodium_bin2base64(text.baseAddress!.assumingMemoryBound(to: CChar.self), length,
+                                      bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, variant)
+            }
+        }
+        // `length` counts the terminating NUL.
+        return try out.slice(0..<(length - 1))
+    }
+
+    /// The alphabets and padding rules `decodeSecret` can be asked for.
+    public enum Variant: Sendable, CaseIterable {
+        case original, originalUnpadded, urlSafe, urlSafeUnpadded
+
+        var code: Int32 {
+            switch self {
+            case .original: sodium_base64_VARIANT_ORIGINAL
+            case .originalUnpadded: sodium_base64_VARIANT_ORIGINAL_NO_PADDING
+            case .urlSafe: sodium_base64_VARIANT_URLSAFE
+            case .urlSafeUnpadded: sodium_base64_VARIANT_URLSAFE_NO_PADDING
+            }
+        }
+    }
+
     /// Decodes Base64 text (whitespace ignored) into guarded memory.
     /// The corresponding C function is `sodium_base642bin`.
-    public static func decodeSecret(_ text: UnsafeRawBufferPointer) throws -> SecretBytes {
+    public static func decodeSecret(_ text: UnsafeRawBufferPointer, variant: Variant = .original) throws -> SecretBytes {
         SodiumRuntime.ensureInitialized()
         // libsodium's ignore list matches its own terminating NUL, so NUL would pass as space.
         guard !text.contains(0) else { throw SodiumError(.malformed, "Text is not valid Base64.") }
@@ -38,7 +68,7 @@ public enum Base64 {
         var end: UnsafePointer<CChar>?
         let status = scratch.withUnsafeMutableBytes { out in
             text.withMemoryRebound(to: CChar.self) { chars in
-                sodium_base642bin(out.baseAddress!.assumingMemoryBound(to: UInt8.self), capacity, chars.baseAddress, chars.count, " \t\r\n", &written, &end, sodium_base64_VARIANT_ORIGINAL)
+                sodium_base642bin(out.baseAddress!.assumingMemoryBound(to: UInt8.self), capacity, chars.baseAddress, chars.count, " \t\r\n", &written, &end, variant.code)
             }
         }
         let consumedAll = text.count == 0 || end.map { UnsafeRawPointer($0) == text.baseAddress! + text.count } ?? false
