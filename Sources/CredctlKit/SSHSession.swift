@@ -11,8 +11,8 @@ final class SSHSession {
 
     init(plan: SSHCredentialPlan, context: Context, agentLifetime: Int?) throws {
         let path = context.environment["PATH"]
-        let parent = Self.privateParent(context.environment)
-        let program = try Self.ownExecutable()
+        let parent = OwnProgram.privateParent(context.environment)
+        let program = try OwnProgram.path()
         do {
             if !plan.passwords.isEmpty || plan.keys.contains(where: { $0.passphrase != nil }) {
                 askpass = try AskpassServer(parent: parent)
@@ -64,22 +64,5 @@ final class SSHSession {
         agent = nil
         askpass?.stop()
         askpass = nil
-    }
-
-    /// `$XDG_RUNTIME_DIR` when it is a directory of this user, else `/tmp`.
-    private static func privateParent(_ environment: [String: String]) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            var info = stat()
-            if stat(runtime, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() { return runtime }
-        }
-        return "/tmp"
-    }
-
-    /// This program, as ssh must run it for askpass.
-    private static func ownExecutable() throws -> String {
-        var buffer = [CChar](repeating: 0, count: 4_096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { throw CLIError(message: "Cannot find credctl's own path for SSH_ASKPASS.", hint: nil, status: ExitStatus.failure) }
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -5,6 +5,8 @@ public enum AskpassPrompt: Sendable, Equatable {
     case password(user: String, host: String)
     /// ssh-add's prompt for the passphrase of the key it reads from standard input.
     case keyPassphrase
+    /// `ssh-keygen -y`'s prompt for the passphrase of the key file it opens.
+    case keyFilePassphrase
 
     public func matches(_ prompt: String) -> Bool {
         switch self {
@@ -14,6 +16,8 @@ public enum AskpassPrompt: Sendable, Equatable {
             return prompt.hasPrefix("\(account)'s password:") || prompt.hasPrefix("(\(account)) ") && prompt.lowercased().contains("password")
         case .keyPassphrase:
             return prompt.hasPrefix("Enter passphrase for (stdin)")
+        case .keyFilePassphrase:
+            return prompt == "Enter passphrase: "
         }
     }
 }

@@ -9,9 +9,10 @@ public struct ChildProcess: Sendable {
     public let pid: pid_t
 
     /// Starts `executable`; with `input`, its standard input is a pipe that receives those bytes
-    /// and then end of file; with `silent`, its standard output and error go to /dev/null.
+    /// and then end of file; with `silent`, its standard output and error go to /dev/null; with
+    /// `output`, its standard output is that descriptor (the caller keeps and closes it).
     public static func spawn(_ executable: String, _ arguments: [String], environment: ChildEnvironment,
-                             input: SecretBytes? = nil, silent: Bool = false) throws -> ChildProcess {
+                             input: SecretBytes? = nil, silent: Bool = false, output: Int32? = nil) throws -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -25,6 +26,7 @@ public struct ChildProcess: Sendable {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
+        if let output { posix_spawn_file_actions_adddup2(&actions, output, 1) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -3,12 +3,12 @@ import CredentialVault
 struct IdentityAddCommand: Command {
     static let spec = CommandSpec(
         path: ["identity", "add"],
-        overview: "Import a private key file (OpenSSH or PEM; ed25519, ecdsa, rsa; encrypted or not) as an identity. The key is sealed in the vault; its public key is kept in config. A PEM key needs its public key beside it as FILE.pub.",
+        overview: "Import a private key file (OpenSSH or PEM; ed25519, ecdsa, rsa; encrypted or not) as an identity. The key is sealed in the vault; its public key is kept in config. A PEM key needs its public key beside it as FILE.pub. An encrypted key's passphrase (--passphrase-stdin, or asked on a terminal: empty stores none) is checked with OpenSSH's ssh-keygen before anything is stored; a wrong one is refused (77).",
         usage: ["identity add LABEL --private-key FILE [--user U] [--passphrase-stdin]"],
         options: [
             .init(name: "--private-key", value: "FILE", help: "The private key file to import."),
             .init(name: "--user", value: "U", help: "Default remote user for hosts using this identity."),
-            .init(name: "--passphrase-stdin", value: nil, help: "Read the key's passphrase from standard input and store it too."),
+            .init(name: "--passphrase-stdin", value: nil, help: "Read the key's passphrase from standard input, check that it opens the key, and store it too."),
         ],
         positionals: 1...1,
         examples: ["credctl identity add laptop --private-key ~/.ssh/id_ed25519",
@@ -26,9 +26,14 @@ struct IdentityAddCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        let passphrase = parsed.flag("--passphrase-stdin") ? try SecretInput.standardInput(what: "key passphrase") : nil
+        let given = parsed.flag("--passphrase-stdin") ? try SecretInput.standardInput(what: "key passphrase") : nil
+        let key = try PrivateKeyFile.load(path: keyPath)
+        if given != nil && !key.isEncrypted {
+            throw CLIError.input("The key \(keyPath) is not encrypted, so it has no passphrase to store.", hint: "Add it without --passphrase-stdin.")
+        }
+        let passphrase = try KeyPassphrase.checked(given, key: key, keyPath: keyPath, label: label, context: context)
         let vault = try context.unlockedVault()
         let identity = try vault.addIdentity(label: label, privateKeyPath: keyPath, username: parsed.value("--user"), passphrase: passphrase)
-        Output.out("Added identity '\(identity.label)' (\(identity.keyType.rawValue)\(identity.passphraseRef != nil ? ", passphrase stored" : "")).\n")
+        Output.out("Added identity '\(identity.label)' (\(identity.keyType.rawValue)\(identity.passphraseRef != nil ? ", passphrase checked and stored" : key.isEncrypted ? ", encrypted, no passphrase stored" : "")).\n")
     }
 }
