@@ -41,9 +41,22 @@ extension ConfigRecord {
     /// The SELECT every read of this kind starts with. Each record type stores it once
     /// (`static let selectSQL = makeSelectSQL()`): it is built on every hot-path query otherwise.
     /// `INSERT OR REPLACE` of id, columns, version and the field groups' stamps (`fields`).
+    /// A labelled kind also stores its label's key (`LabelText.key`) after those.
     static func makeInsertSQL() -> String {
-        let names = ["id"] + columns + ["version_clock", "version_device", "fields", "incarnation"]
+        let names = ["id"] + columns + ["version_clock", "version_device", "fields", "incarnation"] + (labelColumn == nil ? [] : ["label_key"])
         return "INSERT OR REPLACE INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+    }
+
+    /// The position of `label` among `columns`, for the kinds that have one.
+    static var labelColumn: Int? { columns.firstIndex(of: "label") }
+
+    /// The values `insertSQL` takes, in its order.
+    static func insertValues(key: String, values: [SQLValue], version: RecordVersion, fields: SQLBindable, incarnation: Int64) -> [SQLBindable] {
+        var row: [SQLBindable] = [key] + values.map { $0 as SQLBindable } + [version.clock, version.device, fields, incarnation]
+        if let labelColumn {
+            if case .text(let label) = values[labelColumn] { row.append(LabelText.key(label)) } else { row.append(SQLValue.null) }
+        }
+        return row
     }
 
     /// The columns, version and `fields` of one record by id.

@@ -6,7 +6,7 @@ import SQLite
 /// Records carry no foreign keys on purpose: replication can deliver a host before the group or
 /// identity it names, so references are checked when a local edit is made and resolved when
 /// read. Labels are indexed but not UNIQUE for the same reason (two devices may each create
-/// "web-1" offline); local edits enforce uniqueness.
+/// "web-1" offline); local edits enforce uniqueness, by label key (`LabelText`).
 enum ConfigSchema {
     static let migrator = Migrator([
         LocalClock.migration,
@@ -55,7 +55,22 @@ enum ConfigSchema {
         fieldVersionsMigration,
         incarnationsMigration,
         RemovalLog.migration,
+        labelKeysMigration,
     ])
+
+    /// Labelled rows keep their label's key (`LabelText.key`), indexed: uniqueness and lookups
+    /// ignore case and Unicode normalization. Filled here for the rows already stored; every
+    /// write keeps it (`ConfigRecord.insertValues`).
+    static let labelKeysMigration = Migration("config: label keys") { db in
+        for table in labelledTables {
+            try db.execute("ALTER TABLE \(table) ADD COLUMN label_key TEXT")
+            let rows = try db.query("SELECT id, label FROM \(table)") { ($0.text(0) ?? "", $0.text(1) ?? "") }
+            for (id, label) in rows { try db.run("UPDATE \(table) SET label_key = ? WHERE id = ?", [LabelText.key(label), id]) }
+            try db.execute("CREATE INDEX \(table)_label_key ON \(table) (label_key)")
+        }
+    }
+
+    static let labelledTables = ["hosts", "host_groups", "identities"]
 
     /// Field groups carry their own versions (`fields`, NULL while every group has the row's
     /// version seen alone), and losing field values are kept where they were written.

@@ -24,7 +24,8 @@ extension ConfigStore {
 
     /// The checks of `save`, inside its transaction.
     func validated(_ db: Connection, _ group: HostGroup) throws -> HostGroup {
-        try ensureLabelIsFree(db, group)
+        var group = group
+        group.label = try freeLabel(db, group)
         var seen: Set<UUID> = [group.id]
         var next = group.parentID
         while let id = next {

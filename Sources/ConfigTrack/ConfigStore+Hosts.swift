@@ -33,7 +33,7 @@ extension ConfigStore {
 
     func validated(_ db: Connection, _ host: Host) throws -> Host {
         var host = host
-        try ensureLabelIsFree(db, host)
+        host.label = try freeLabel(db, host)
         host.hostname = try ConfigValidation.hostname(host.hostname)
         try ConfigValidation.host(host)
         if let identityID = host.identityID, try find(db, Identity.self, id: identityID) == nil {

@@ -20,19 +20,21 @@ extension ConfigStore {
     @discardableResult
     public func save(_ identity: Identity) throws -> Identity {
         try write("save identity '\(CanonicalUUID.printable(identity.label))'") { db in
-            try validate(db, identity)
-            return try persist(db, identity)
+            try persist(db, try validated(db, identity))
         }
     }
 
     /// Checks an identity as `save` would, without storing it.
     public func validate(_ identity: Identity) throws {
-        try read("check identity '\(CanonicalUUID.printable(identity.label))'") { db in try validate(db, identity) }
+        try read("check identity '\(CanonicalUUID.printable(identity.label))'") { db in _ = try validated(db, identity) }
     }
 
-    func validate(_ db: Connection, _ identity: Identity) throws {
-        try ensureLabelIsFree(db, identity)
+    /// The identity as `save` stores it (its label in NFC), once checked.
+    func validated(_ db: Connection, _ identity: Identity) throws -> Identity {
+        var identity = identity
+        identity.label = try freeLabel(db, identity)
         try ConfigValidation.identity(identity)
+        return identity
     }
 
     /// Removes an identity. Refuses while hosts use it.

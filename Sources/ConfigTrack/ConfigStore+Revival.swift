@@ -48,7 +48,8 @@ extension ConfigStore {
             let seen = try RemovalLog.context(db, recordName: record.recordName, incarnation: incarnation, version: deletion) ?? VersionContext(only: deletion)
             let stamp = FieldStamp(version: version, context: seen.advanced(to: version))
             let stamps = Array(repeating: stamp, count: R.fieldGroups.count)
-            try db.run(R.insertSQL, [key] + record.columnValues + [version.clock, deviceID, FieldStamp.stored(stamps, recordVersion: version), incarnation + 1])
+            try db.run(R.insertSQL, R.insertValues(key: key, values: record.columnValues.map(\.sqlValue), version: version,
+                                                     fields: FieldStamp.stored(stamps, recordVersion: version), incarnation: incarnation + 1))
             try ConfigZone.dropTombstone(db, recordName: record.recordName)
             try Journal.record(db, JournalEntry(recordName: record.recordName, kind: R.kind, version: version, deleted: false, incarnation: incarnation + 1))
             record.version = version
@@ -67,9 +68,7 @@ extension ConfigStore {
         switch record {
         case let host as Host: return try validated(db, host) as! R
         case let group as HostGroup: return try validated(db, group) as! R
-        case let identity as Identity:
-            try validate(db, identity)
-            return record
+        case let identity as Identity: return try validated(db, identity) as! R
         case let rule as PortForwardRule: return try validated(db, rule) as! R
         default: throw ConfigError(.invalid, "A \(R.kind) is not brought back: it is written once, by its device.")
         }

@@ -143,12 +143,14 @@ public final class ConfigStore: Sendable {
         try db.queryFirst(R.selectByIDSQL, [CanonicalUUID.text(id)]) { try R(row: $0) }
     }
 
-    /// Finds a record by id (canonical UUID text, any case) or by exact label.
+    /// Finds a record by id (canonical UUID text, any case) or by label: the one labelled exactly
+    /// so, else the one whose label differs only by case or Unicode normalization (`LabelText`).
     func find<R: LabeledRecord>(_ db: Connection, _: R.Type, labelOrID: String) throws -> R {
         if let id = CanonicalUUID.parseAnyCase(labelOrID) {
             if let record = try find(db, R.self, id: id) { return record }
         } else {
-            let matches = try db.query(R.selectSQL + " WHERE label = ? LIMIT 2", [labelOrID]) { try R(row: $0) }
+            var matches = try db.query(R.selectSQL + " WHERE label = ? LIMIT 2", [LabelText.normalized(labelOrID)]) { try R(row: $0) }
+            if matches.isEmpty { matches = try db.query(R.selectSQL + " WHERE label_key = ? LIMIT 2", [LabelText.key(labelOrID)]) { try R(row: $0) } }
             if matches.count == 1 { return matches[0] }
             if matches.count > 1 {
                 throw ConfigError(.ambiguous, "More than one \(R.kind) is labelled '\(CanonicalUUID.printable(labelOrID))'.",
@@ -158,12 +160,22 @@ public final class ConfigStore: Sendable {
         throw ConfigError(.notFound, "No \(R.kind) '\(CanonicalUUID.printable(labelOrID))'.", hint: "List them with the \(R.kind) list command.")
     }
 
-    /// Rejects a label that another record of the same kind already has.
-    func ensureLabelIsFree<R: LabeledRecord>(_ db: Connection, _ record: R) throws {
+    /// The label to store for `record` (NFC; a stored record whose label reads the same keeps its
+    /// bytes, so an edit of another field changes no label), once no other record of the kind has
+    /// a label that differs from it only by case or normalization.
+    func freeLabel<R: LabeledRecord>(_ db: Connection, _ record: R) throws -> String {
         try ConfigValidation.label(record.label, kind: R.kind)
-        let taken = try db.queryFirst("SELECT 1 FROM \(R.table) WHERE label = ? AND id != ? LIMIT 1",
-                                      [record.label, CanonicalUUID.text(record.id)]) { _ in true } ?? false
-        if taken { throw ConfigError(.alreadyExists, "A \(R.kind) labelled '\(record.label)' already exists.", hint: "Choose another label or edit the existing \(R.kind).") }
+        let key = CanonicalUUID.text(record.id)
+        let clash = try db.queryFirst("SELECT label FROM \(R.table) WHERE label_key = ? AND id != ? LIMIT 1",
+                                      [LabelText.key(record.label), key]) { $0.text(0) ?? "" }
+        if let clash {
+            let same = clash == record.label ? "" : " ('\(CanonicalUUID.printable(clash))'; labels that differ only by case are the same label)"
+            throw ConfigError(.alreadyExists, "A \(R.kind) labelled '\(CanonicalUUID.printable(record.label))' already exists\(same).",
+                              hint: "Choose another label or edit the existing \(R.kind).")
+        }
+        // Swift compares strings by canonical equivalence: equal here means the label reads the same.
+        if let stored = try db.queryFirst("SELECT label FROM \(R.table) WHERE id = ?", [key], { $0.text(0) }) ?? nil, stored == record.label { return stored }
+        return LabelText.normalized(record.label)
     }
 
     /// Stamps a new version on the field groups that changed, stores the record and journals it,
@@ -192,7 +204,7 @@ public final class ConfigStore: Sendable {
             changed[index] ? FieldStamp(writing: version, after: stored?.stamps[index]) : stored!.stamps[index]
         }
         let incarnation = stored?.incarnation ?? 0
-        try db.run(R.insertSQL, [key] + values.map { $0 as SQLBindable } + [version.clock, deviceID, FieldStamp.stored(stamps, recordVersion: version), incarnation])
+        try db.run(R.insertSQL, R.insertValues(key: key, values: values, version: version, fields: FieldStamp.stored(stamps, recordVersion: version), incarnation: incarnation))
         // A save past the check above has no tombstone unless a live row stood beside one.
         if removed { try ConfigZone.dropTombstone(db, recordName: stamped.recordName) }
         try Journal.record(db, JournalEntry(recordName: stamped.recordName, kind: R.kind, version: version, deleted: false, incarnation: incarnation))

@@ -154,8 +154,7 @@ extension ConfigZone {
     @discardableResult
     private func store(_ db: Connection, _ type: any ConfigRecord.Type, key: String, values: [SQLValue], stamps: [FieldStamp], incarnation: Int64) throws -> RecordVersion {
         let version = stamps.map(\.version).max()!
-        let row: [SQLBindable] = [key] + values.map { $0 as SQLBindable } + [version.clock, version.device, FieldStamp.stored(stamps, recordVersion: version), incarnation]
-        try db.run(type.insertSQL, row)
+        try db.run(type.insertSQL, type.insertValues(key: key, values: values, version: version, fields: FieldStamp.stored(stamps, recordVersion: version), incarnation: incarnation))
         return version
     }
 
