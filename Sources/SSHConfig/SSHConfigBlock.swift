@@ -32,6 +32,9 @@ public struct SSHConfigBlock: Sendable {
     /// Included inside another Host or a Match block, so it applies only within that one.
     public var isNested: Bool { !guards.isEmpty || inert }
 
+    /// Included inside a Match block, which is not evaluated: it never applies.
+    public var isInsideMatch: Bool { inert }
+
     /// Whether this block applies to the host alias `name`, as ssh decides for Host lines: some
     /// pattern matches and no negated one does. Match blocks never apply here (their criteria
     /// can run commands; they are not evaluated).

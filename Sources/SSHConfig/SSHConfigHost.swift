@@ -1,6 +1,7 @@
 /// What an ssh_config file says about one host alias: every block that applies, in order, with
 /// ssh's rule that the first value obtained for a keyword wins (forwards and identity files
-/// add up).
+/// add up). ProxyJump and ProxyCommand compete for one place: whichever comes first, the other
+/// is ignored, as ssh_config(5) says.
 public struct SSHConfigHost: Sendable {
     public let alias: String
     /// Keyword → arguments, first obtained.
@@ -21,6 +22,8 @@ public struct SSHConfigHost: Sendable {
                 case "remoteforward": remote.append(line.arguments)
                 case "dynamicforward": dynamic.append(line.arguments)
                 case "identityfile": identities += line.arguments.prefix(1)
+                case "proxyjump", "proxycommand":
+                    if settings["proxyjump"] == nil && settings["proxycommand"] == nil { settings[line.keyword] = line.arguments }
                 default: if settings[line.keyword] == nil { settings[line.keyword] = line.arguments }
                 }
             }

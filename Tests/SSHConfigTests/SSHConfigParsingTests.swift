@@ -1,3 +1,4 @@
+import Foundation
 @testable import SSHConfig
 import XCTest
 
@@ -29,5 +30,17 @@ final class SSHConfigParsingTests: XCTestCase {
         XCTAssertFalse(block.applies(to: "secret.example"))
         XCTAssertEqual(SSHConfigBlock(kind: .host, patterns: ["web", "*.web", "!x", "web2"], location: "t").concreteNames, ["web", "web2"])
         XCTAssertFalse(SSHConfigBlock(kind: .match, patterns: ["all"], location: "t").applies(to: "web"))
+    }
+
+    func testProxyJumpAndProxyCommandCompeteWhicheverComesFirstWins() throws {
+        let path = NSTemporaryDirectory() + "ssh_config-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "Host jumps\n  ProxyJump a\nHost commands\n  ProxyCommand nc %h %p\nHost *\n  ProxyCommand late\n  ProxyJump late\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let file = try SSHConfigFile(path: path, home: "/nonexistent")
+        XCTAssertEqual(SSHConfigHost(alias: "jumps", in: file).settings["proxyjump"], ["a"])
+        XCTAssertNil(SSHConfigHost(alias: "jumps", in: file).settings["proxycommand"], "ignored: ProxyJump came first")
+        XCTAssertEqual(SSHConfigHost(alias: "commands", in: file).settings["proxycommand"], ["nc", "%h", "%p"])
+        XCTAssertNil(SSHConfigHost(alias: "commands", in: file).settings["proxyjump"])
     }
 }

@@ -2,52 +2,66 @@ import ConfigTrack
 import FoundationEssentials
 import SSHConfig
 
-/// One ssh_config Host turned into what the vault stores, before anything is written: the
-/// host's fields, its forwards, the key file to import, the jump host's name, and notes on what
-/// was left out. Nothing that executes (ProxyCommand, LocalCommand, KnownHostsCommand) is
-/// ever run or imported.
+/// One ssh_config host name turned into what the vault stores, before anything is written: the
+/// host's fields, its forwards, the key file to import, its ProxyJump hops, and the problems —
+/// what the file says for it that the vault cannot hold.
+///
+/// A problem is a setting credctl imports whose value it cannot take (HostName, Port, User,
+/// IdentityFile, the forwards, ProxyJump), or a setting that runs something (`executing`),
+/// which is never run nor imported. Every other keyword (ServerAliveInterval, ForwardAgent, …)
+/// is left to the user's own ssh_config and ignored without a word: it does not change which
+/// machine is reached, as whom, or with which key.
 package struct SSHConfigHostPlan {
-    static let executing = ["proxycommand": "ProxyCommand", "localcommand": "LocalCommand", "knownhostscommand": "KnownHostsCommand"]
+    /// Keywords whose value ssh runs or loads: a command, a program or a library. `none` is
+    /// ssh's way of saying "not set" for each of them.
+    static let executing = [
+        "proxycommand": "ProxyCommand", "localcommand": "LocalCommand", "knownhostscommand": "KnownHostsCommand",
+        "remotecommand": "RemoteCommand", "pkcs11provider": "PKCS11Provider", "securitykeyprovider": "SecurityKeyProvider",
+    ]
 
     let alias: String
     var hostname = ""
     var port = 22
     var username: String?
-    /// The jump host's name, and the user and port the ProxyJump gives for it, if any.
-    var jump: (host: String, user: String?, port: Int?)?
+    /// The ProxyJump hops, first hop first; empty for a direct connection.
+    var hops: [SSHConfigJumpHop] = []
     var forwards: [(kind: ForwardKind, specification: String)] = []
     var identityFile: String?
-    var notes: [String] = []
-    /// Why the host cannot be imported at all.
+    /// What the file says for this host that is not imported.
+    var problems: [String] = []
+    /// Why the host cannot be imported at all (also one of the problems).
     var refusal: String?
 
     package init(_ host: SSHConfigHost, home: String, localUser: String) {
         alias = host.alias
-        for (keyword, name) in Self.executing where host.settings[keyword] != nil {
-            notes.append("\(name) not imported (never run)")
+        for (keyword, name) in Self.executing.sorted(by: { $0.value < $1.value }) {
+            if let value = host.value(keyword), value.lowercased() != "none" { problems.append("\(name) not imported (never run)") }
         }
         let tokens = SSHConfigTokens(values: ["h": host.alias, "%": "%"])
         guard let name = tokens.expand(host.value("hostname") ?? host.alias), let valid = try? ConfigValidation.hostname(name) else {
-            refusal = "HostName '\(host.value("hostname") ?? host.alias)' is not a host name credctl can use"
+            refuse("HostName '\(host.value("hostname") ?? host.alias)' is not a host name credctl can use")
             return
         }
         hostname = valid
         if let text = host.value("port") {
-            guard let number = Int(text), (try? ConfigValidation.port(number)) != nil else { refusal = "Port '\(text)' is not a port number"; return }
+            guard let number = Int(text), (try? ConfigValidation.port(number)) != nil else {
+                refuse("Port '\(text)' is not a port number")
+                return
+            }
             port = number
         }
         if let user = host.value("user") {
             if let expanded = SSHConfigTokens(values: ["%": "%", "u": localUser]).expand(user), (try? ConfigValidation.username(expanded)) != nil {
                 username = expanded
             } else {
-                notes.append("User '\(user)' not imported")
+                problems.append("User '\(user)' not imported")
             }
         }
         if let proxy = host.value("proxyjump"), proxy.lowercased() != "none" {
-            if proxy.contains(",") {
-                notes.append("ProxyJump with several hops not linked")
+            if let hops = SSHConfigJumpHop.parse(proxy) {
+                self.hops = hops
             } else {
-                jump = Self.parseJump(proxy)
+                problems.append("ProxyJump \(proxy) not linked: each hop must be [user@]host[:port] with a valid user and port")
             }
         }
         collectForwards(host)
@@ -56,10 +70,15 @@ package struct SSHConfigHostPlan {
             if let expanded = keyTokens.expand(file.hasPrefix("~/") ? home + file.dropFirst() : file) {
                 identityFile = expanded
             } else {
-                notes.append("IdentityFile '\(file)' not imported")
+                problems.append("IdentityFile '\(file)' not imported")
             }
-            if host.identityFiles.count > 1 { notes.append("only the first IdentityFile imported") }
+            if host.identityFiles.count > 1 { problems.append("only the first IdentityFile imported (a host has one identity)") }
         }
+    }
+
+    private mutating func refuse(_ reason: String) {
+        refusal = reason
+        problems.append(reason)
     }
 
     private mutating func collectForwards(_ host: SSHConfigHost) {
@@ -70,31 +89,10 @@ package struct SSHConfigHostPlan {
                 if (try? ForwardSpecification.parse(specification, kind: kind, hostID: UUID())) != nil {
                     forwards.append((kind, specification))
                 } else {
-                    notes.append("\(name) \(arguments.joined(separator: " ")) not imported")
+                    problems.append("\(name) \(arguments.joined(separator: " ")) not imported")
                 }
             }
         }
-    }
-
-    /// `[user@]host[:port]` (an IPv6 address in brackets).
-    static func parseJump(_ jump: String) -> (host: String, user: String?, port: Int?) {
-        var rest = Substring(jump)
-        var user: String?
-        if let at = rest.lastIndex(of: "@") {
-            user = String(rest[..<at])
-            rest = rest[rest.index(after: at)...]
-        }
-        var host = rest
-        var port: Int?
-        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-            host = rest[rest.index(after: rest.startIndex)..<close]
-            rest = rest[rest.index(after: close)...]
-            if rest.hasPrefix(":") { port = Int(rest.dropFirst()) }
-        } else if let colon = rest.firstIndex(of: ":") {
-            host = rest[..<colon]
-            port = Int(rest[rest.index(after: colon)...])
-        }
-        return (String(host), user, port)
     }
 
     var endpoint: String { (username.map { "\($0)@" } ?? "") + hostname + ":\(port)" }

@@ -1,43 +1,56 @@
 import ConfigTrack
 import FoundationEssentials
 import Glibc
+import SSHConfig
 
 /// The writes of one ssh_config import, in order: hosts and their keys and forwards, then the
-/// jump links (a jump host may come later in the file).
+/// jump links (a jump host may come later in the file) and the jump hosts they need. With
+/// `dryRun` the same steps run on copies in memory, so a plan reports exactly what the import
+/// would do, problems included.
 struct SSHConfigImporter {
     let vault: Vault
+    let file: SSHConfigFile
+    let home: String
+    let localUser: String
     let dryRun: Bool
     var hosts: [Host]
     var identities: [Identity]
-    private var results: [(name: String, action: SSHConfigImportEntry.Action, endpoint: String?, notes: [String], key: Bool)] = []
-    private var jumps: [(index: Int, host: UUID, jump: (host: String, user: String?, port: Int?))] = []
+    var entries: [SSHConfigImportEntry] = []
+    /// Every name of the file's Host lines, lowercased: labels no made-up jump host may take.
+    var hostLineNames: Set<String> = []
+    /// Hosts whose ProxyJump is still to be linked, in file order.
+    var pendingJumps: [(host: UUID, entry: Int, hops: [SSHConfigJumpHop])] = []
 
-    init(vault: Vault, dryRun: Bool, hosts: [Host], identities: [Identity]) {
+    init(vault: Vault, file: SSHConfigFile, home: String, localUser: String, dryRun: Bool) throws {
         self.vault = vault
+        self.file = file
+        self.home = home
+        self.localUser = localUser
         self.dryRun = dryRun
-        self.hosts = hosts
-        self.identities = identities
+        hosts = try vault.config.hosts()
+        identities = try vault.config.identities()
     }
 
-    var entries: [SSHConfigImportEntry] {
-        results.map { SSHConfigImportEntry(name: $0.name, action: $0.action, endpoint: $0.endpoint, notes: $0.notes, importsKey: $0.key) }
-    }
-
-    mutating func add(_ plan: SSHConfigHostPlan) throws {
-        var notes = plan.notes
-        if let refusal = plan.refusal { return results.append((plan.alias, .skipped, nil, notes + [refusal], false)) }
+    /// Imports one host: creates it or updates the host of the same label, with its key and the
+    /// forwards it lacks. Its jump is `jump` when the plan has no ProxyJump (nil: a direct
+    /// connection); a ProxyJump is linked later by `linkJumps`. Nil when it cannot be imported.
+    @discardableResult
+    mutating func add(_ plan: SSHConfigHostPlan, jump: UUID? = nil, note: String? = nil) throws -> Host? {
+        var notes = note.map { [$0] } ?? []
+        var problems = plan.problems
+        if plan.refusal != nil { return skip(plan.alias, notes: notes, problems: problems) }
         guard (try? ConfigValidation.label(plan.alias, kind: "host")) != nil else {
-            return results.append((plan.alias, .skipped, nil, notes + ["'\(plan.alias)' is not a valid host label"], false))
+            return skip(plan.alias, notes: notes, problems: problems + ["'\(plan.alias)' is not a valid host label"])
         }
         let known = identities.count
-        let identity = try identity(for: plan, notes: &notes)
+        let identity = try identity(for: plan, notes: &notes, problems: &problems)
         let existingIndex = hosts.firstIndex { $0.label.lowercased() == plan.alias.lowercased() }
         var host = existingIndex.map { hosts[$0] } ?? Host(label: plan.alias, hostname: plan.hostname)
         let before = host
         host.hostname = plan.hostname
         host.port = plan.port
         host.username = plan.username
-        if plan.jump == nil { host.jumpHostID = nil }
+        if plan.hops.isEmpty { host.jumpHostID = jump }
         if let identity {
             host.identityID = identity.id
             if host.authMethod == .agent { host.authMethod = .publicKey }
@@ -48,38 +61,15 @@ struct SSHConfigImporter {
         }
         if let existingIndex { hosts[existingIndex] = host } else { hosts.append(host) }
         changed = try addForwards(plan, to: host) || changed
-        if let jump = plan.jump { jumps.append((results.count, host.id, jump)) }
-        results.append((plan.alias, existingIndex == nil ? .created : changed ? .updated : .unchanged, plan.endpoint, notes, identities.count > known))
+        if !plan.hops.isEmpty { pendingJumps.append((host.id, entries.count, plan.hops)) }
+        entries.append(SSHConfigImportEntry(name: plan.alias, action: existingIndex == nil ? .created : changed ? .updated : .unchanged,
+                                            endpoint: plan.endpoint, notes: notes, problems: problems, importsKey: identities.count > known))
+        return host
     }
 
-    mutating func linkJumps() throws {
-        for (index, hostID, spec) in jumps {
-            let name = spec.host
-            guard let position = hosts.firstIndex(where: { $0.id == hostID }) else { continue }
-            guard let jump = hosts.first(where: { $0.label.lowercased() == name.lowercased() }), jump.id != hostID else {
-                results[index].notes.append("ProxyJump \(name) not linked: no host of that name")
-                continue
-            }
-            if let user = spec.user, user != jump.username {
-                results[index].notes.append("ProxyJump \(user)@\(name) not linked: host \(name) logs in as \(jump.username ?? "the local user")")
-                continue
-            }
-            if let port = spec.port, port != jump.port {
-                results[index].notes.append("ProxyJump \(name):\(port) not linked: host \(name) uses port \(jump.port)")
-                continue
-            }
-            guard hosts[position].jumpHostID != jump.id else { continue }
-            var host = hosts[position]
-            host.jumpHostID = jump.id
-            if !dryRun {
-                do { host = try vault.updateHost(host) } catch {
-                    results[index].notes.append("ProxyJump \(name) not linked: \(error.message)")
-                    continue
-                }
-            }
-            hosts[position] = host
-            if results[index].action == .unchanged { results[index].action = .updated }
-        }
+    private mutating func skip(_ name: String, notes: [String], problems: [String]) -> Host? {
+        entries.append(SSHConfigImportEntry(name: name, action: .skipped, notes: notes, problems: problems))
+        return nil
     }
 
     /// Adds the plan's forwards the host does not have yet; whether any was added.
@@ -98,15 +88,15 @@ struct SSHConfigImporter {
 
     /// The identity for the plan's key file: one already in the vault with the same public key,
     /// or a new one labelled with the file's name.
-    private mutating func identity(for plan: SSHConfigHostPlan, notes: inout [String]) throws -> Identity? {
+    private mutating func identity(for plan: SSHConfigHostPlan, notes: inout [String], problems: inout [String]) throws -> Identity? {
         guard let path = plan.identityFile else { return nil }
         guard access(path, R_OK) == 0 else {
-            notes.append("IdentityFile \(path) not found")
+            problems.append("IdentityFile \(path) not found")
             return nil
         }
         let key: PrivateKeyFile
         do { key = try PrivateKeyFile.load(path: path) } catch {
-            notes.append("IdentityFile \(path) not imported: \(VaultError.from(error).message)")
+            problems.append("IdentityFile \(path) not imported: \(VaultError.from(error).message)")
             return nil
         }
         let blob = key.publicKey.split(separator: " ").prefix(2).joined(separator: " ")
