@@ -13,6 +13,8 @@ public struct VaultStatus: Sendable {
         case available
         case localFallback
         case needsAttention
+        /// A remote is set and this device has not synced with it yet (nothing failed).
+        case neverSynced
     }
 
     public struct Zone: Sendable {
@@ -121,8 +123,8 @@ extension Vault {
                                     quarantineDropped: summary.dropped)
         }
         let record = records[zone.rawValue]
-        var state = record.flatMap { VaultStatus.ZoneState(rawValue: $0.state) } ?? .localFallback
-        var reason = record == nil ? "not synced yet" : record?.reason
+        var state = record.flatMap { VaultStatus.ZoneState(rawValue: $0.state) } ?? .neverSynced
+        var reason = record == nil ? "never synced with the remote from this device; run credctl sync" : record?.reason
         let now = Int64(HybridLogicalClock.wallMilliseconds() / 1_000)
         if syncing {
             // The outcome being made replaces the last one; until then, say what is going on.

@@ -100,6 +100,7 @@ final class CredctlTranscriptTests: CredctlTestCase {
             Id:          <id>
             Type:        ecdsa-sha2-nistp256
             User:        me
+            Private key: stored
             Passphrase:  stored
             Public key:  \(publicKey)
 

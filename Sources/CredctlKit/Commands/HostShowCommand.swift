@@ -4,7 +4,7 @@ import CredentialVault
 struct HostShowCommand: Command {
     static let spec = CommandSpec(
         path: ["host", "show"],
-        overview: "Show one host. Never prints a secret; --json includes the reference key of its password.",
+        overview: "Show one host. Never prints a secret: its password is shown as stored, not synced to this device yet, deleted or quarantined (--json: password_state, with the reference key).",
         usage: ["host show LABEL [--json]"],
         options: [],
         positionals: 1...1,
@@ -20,8 +20,10 @@ struct HostShowCommand: Command {
         let host = try vault.host(label)
         let names = try RecordNames(vault)
         let forwards = try vault.forwards(forHost: host.id)
+        let password = try host.passwordRef.map { try vault.credentialState($0) }
         if context.json {
             guard case .object(var fields) = RecordJSON.host(host, names: names) else { return }
+            fields.append(("password_state", .optional(password?.rawValue)))
             fields.append(("forwards", .array(forwards.map { RecordJSON.forward($0, names: names) })))
             Output.json(.object(fields))
             return
@@ -32,7 +34,7 @@ struct HostShowCommand: Command {
             "Address:   \(host.hostname):\(host.port)",
             "User:      \(host.username ?? "-")",
             "Auth:      \(host.authMethod.rawValue)",
-            "Password:  \(host.passwordRef == nil ? "none" : "stored")",
+            "Password:  \(password?.text ?? "none")",
             "Identity:  \(host.identityID.map(names.identity) ?? "-")",
             "Group:     \(host.groupID.map(names.group) ?? "-")",
             "Jump:      \(host.jumpHostID.map(names.host) ?? "-")",

@@ -16,14 +16,22 @@ struct IdentityShowCommand: Command {
     init(_ parsed: ParsedCommand) throws { label = parsed.positionals[0] }
 
     func run(_ context: Context) throws {
-        let identity = try context.openVault().identity(label)
-        if context.json { Output.json(RecordJSON.identity(identity)); return }
+        let vault = try context.openVault()
+        let identity = try vault.identity(label)
+        let key = try vault.credentialState(identity.privateKeyRef)
+        let passphrase = try identity.passphraseRef.map { try vault.credentialState($0) }
+        if context.json {
+            guard case .object(var fields) = RecordJSON.identity(identity) else { return }
+            fields += [("private_key_state", .string(key.rawValue)), ("passphrase_state", .optional(passphrase?.rawValue))]
+            return Output.json(.object(fields))
+        }
         Output.out([
             "Label:       \(identity.label)",
             "Id:          \(CanonicalUUID.text(identity.id))",
             "Type:        \(identity.keyType.rawValue)",
             "User:        \(identity.username ?? "-")",
-            "Passphrase:  \(identity.passphraseRef == nil ? "none stored" : "stored")",
+            "Private key: \(key.text)",
+            "Passphrase:  \(passphrase?.text ?? "none stored")",
             "Public key:  \(identity.publicKey)",
         ].joined(separator: "\n") + "\n")
     }
