@@ -3,7 +3,7 @@ import CredentialVault
 struct HostAddCommand: Command {
     static let spec = CommandSpec(
         path: ["host", "add"],
-        overview: "Add a host. A password is read from standard input with --password-stdin, never from the command line; it is sealed before the host refers to it.",
+        overview: "Add a host. A password is read from standard input with --password-stdin, never from the command line; with --auth password and no --password-stdin it is asked on the terminal (twice, without echo), and refused without one. It is sealed before the host refers to it.",
         usage: ["host add LABEL --hostname H [--port N] [--user U] [--auth METHOD] [--password-stdin] [--identity LABEL] [--group LABEL] [--jump LABEL]"],
         options: HostOptions.shared,
         positionals: 1...1,
@@ -25,10 +25,9 @@ struct HostAddCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        let wantsPassword = parsed.flag("--password-stdin")
-        // Read input before unlocking so a prompt never competes with a pipe.
-        let password = wantsPassword ? try SecretInput.standardInput(what: "password") : nil
-        let vault = wantsPassword ? try context.unlockedVault() : try context.openVault()
+        // Read the password before unlocking so a prompt never competes with a pipe.
+        let password = try HostPassword.read(parsed, label: parsed.positionals[0], needsOne: auth == .password)
+        let vault = password != nil ? try context.unlockedVault() : try context.openVault()
         var host = Host(label: parsed.positionals[0], hostname: parsed.value("--hostname")!, port: port, username: parsed.value("--user"))
         try HostOptions.applyLinks(parsed, to: &host, in: vault)
         host.authMethod = auth ?? (password != nil ? .password : host.identityID != nil ? .publicKey : .agent)

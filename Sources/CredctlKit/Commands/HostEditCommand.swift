@@ -1,9 +1,10 @@
 import CredentialVault
+import Glibc
 
 struct HostEditCommand: Command {
     static let spec = CommandSpec(
         path: ["host", "edit"],
-        overview: "Change a host. Only the options given change. --password-stdin replaces the password; --no-password removes it (leaving a deletion marker).",
+        overview: "Change a host. Only the options given change. --password-stdin replaces the password; --no-password removes it (leaving a deletion marker); --auth password on a host without a password asks for one on the terminal (refused without one). An edit that races another writer of the same host is made again on the host as that writer left it, up to 10 times.",
         usage: ["host edit LABEL [--label NEW] [--hostname H] [--port N] [--user U] [--auth METHOD] [--password-stdin | --no-password]",
                 "                [--identity LABEL | --no-identity] [--group LABEL | --no-group] [--jump LABEL | --no-jump] [--no-user]"],
         options: HostOptions.shared + [
@@ -32,10 +33,44 @@ struct HostEditCommand: Command {
         auth = try HostOptions.authMethod(parsed)
     }
 
+    /// How many times an edit that lost a race with another writer of the same host is made
+    /// again on the host as that writer left it. The options set fields to given values, so
+    /// making the edit again never depends on what the other writer changed.
+    static let attempts = 10
+
     func run(_ context: Context) throws {
-        let password = parsed.flag("--password-stdin") ? try SecretInput.standardInput(what: "password") : nil
-        let vault = password != nil ? try context.unlockedVault() : try context.openVault()
-        var host = try vault.host(parsed.positionals[0])
+        let vault = try context.openVault()
+        let current = try vault.host(parsed.positionals[0])
+        let needsOne = auth == .password && current.passwordRef == nil && !parsed.flag("--no-password")
+        let password = try HostPassword.read(parsed, label: current.label, needsOne: needsOne)
+        if password != nil { try context.unlock(vault) }
+        let change: PasswordChange = if let password { .set(password) } else if parsed.flag("--no-password") { .clear } else { .keep }
+        var host = current
+        var saved: Host?
+        for attempt in 1...Self.attempts {
+            do {
+                saved = try vault.updateHost(try edited(host, in: vault), password: change)
+                break
+            } catch let error as VaultError where error.code == .conflict && attempt < Self.attempts {
+                // Back off a little, more each time, with jitter so racing editors spread out.
+                usleep(UInt32(attempt * 5_000) + UInt32.random(in: 0..<20_000))
+                guard let fresh = try vault.host(id: current.id) else { throw error }
+                host = fresh
+            }
+        }
+        guard let saved else { return }
+        Output.out("Updated host '\(saved.label)'.\n")
+        // Say so when the method and the stored credential no longer fit together.
+        if saved.authMethod == .password && saved.passwordRef == nil {
+            Output.err("credctl: warning: host '\(saved.label)' uses password authentication but has no password stored.\n")
+        } else if (saved.authMethod == .agent || saved.authMethod == .publicKey) && saved.passwordRef != nil {
+            Output.err("credctl: warning: host '\(saved.label)' uses \(saved.authMethod.rawValue) authentication; its stored password is not used (see --auth).\n")
+        }
+    }
+
+    /// `host` with the options applied.
+    private func edited(_ host: Host, in vault: Vault) throws -> Host {
+        var host = host
         if let label = parsed.value("--label") { host.label = label }
         if let hostname = parsed.value("--hostname") { host.hostname = hostname }
         if let port { host.port = port }
@@ -46,14 +81,6 @@ struct HostEditCommand: Command {
         if parsed.flag("--no-jump") { host.jumpHostID = nil }
         try HostOptions.applyLinks(parsed, to: &host, in: vault)
         if let auth { host.authMethod = auth }
-        let change: PasswordChange = if let password { .set(password) } else if parsed.flag("--no-password") { .clear } else { .keep }
-        let saved = try vault.updateHost(host, password: change)
-        Output.out("Updated host '\(saved.label)'.\n")
-        // Say so when the method and the stored credential no longer fit together.
-        if saved.authMethod == .password && saved.passwordRef == nil {
-            Output.err("credctl: warning: host '\(saved.label)' uses password authentication but has no password stored.\n")
-        } else if (saved.authMethod == .agent || saved.authMethod == .publicKey) && saved.passwordRef != nil {
-            Output.err("credctl: warning: host '\(saved.label)' uses \(saved.authMethod.rawValue) authentication; its stored password is not used (see --auth).\n")
-        }
+        return host
     }
 }
