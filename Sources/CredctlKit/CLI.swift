@@ -43,24 +43,29 @@ public enum CLI {
                 try command.run(Context(globals: globals, environment: environment))
             }
             return ExitStatus.success
-        } catch let error as UsageError {
-            Output.err("credctl: error: \(error.message)\n")
-            if let spec = error.command {
-                Output.err("Usage: " + spec.usage.map { "credctl " + $0 }.joined(separator: "\n       ") + "\n")
-                Output.err("credctl: hint: see 'credctl help \(spec.name)'.\n")
-            } else {
-                Output.err("credctl: hint: see 'credctl help'.\n")
-            }
-            return ExitStatus.usage
-        } catch let error as CLIError {
-            report(error.message, hint: error.hint)
+        } catch let error as ChildExit {
             return error.status
-        } catch let exit as ChildExit {
-            return exit.status
         } catch {
+            let report = report(for: error)
+            // Before parsing succeeds the options are not known; a `--json` before any `--` counts.
+            report.print(json: arguments.prefix(while: { $0 != "--" }).contains("--json"))
+            return report.status
+        }
+    }
+
+    /// What a failure says, and the exit status it ends with.
+    private static func report(for error: any Error) -> ErrorReport {
+        switch error {
+        case let error as UsageError:
+            var report = ErrorReport(code: "usage", message: error.message,
+                                     hint: "see 'credctl help\(error.command.map { " " + $0.name } ?? "")'.", status: ExitStatus.usage)
+            if let spec = error.command { report.details = ["Usage: " + spec.usage.map { "credctl " + $0 }.joined(separator: "\n       ")] }
+            return report
+        case let error as CLIError:
+            return ErrorReport(code: ErrorReport.code(forStatus: error.status), message: error.message, hint: error.hint, status: error.status)
+        default:
             let error = VaultError.from(error)
-            report(error.message, hint: error.hint)
-            return ExitStatus.status(for: error.code)
+            return ErrorReport(code: error.code.rawValue, message: error.message, hint: error.hint, status: ExitStatus.status(for: error.code))
         }
     }
 
@@ -69,8 +74,7 @@ public enum CLI {
     }
 
     private static func report(_ message: String, hint: String?) {
-        Output.err("credctl: error: \(message)\n")
-        if let hint { Output.err("credctl: hint: \(hint)\n") }
+        ErrorReport(code: "failure", message: message, hint: hint, status: ExitStatus.failure).print(json: false)
     }
 
     private static func printHelp(_ topic: [String]) throws {
