@@ -15,25 +15,26 @@ let package = Package(
         .systemLibrary(name: "CLibsecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
 
         // Wrappers: the only places the C modules are imported.
-        .target(name: "Sodium", dependencies: ["CSodium"]),
-        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "SystemErrors"),
+        .target(name: "Sodium", dependencies: ["CSodium", "SystemErrors"]),
+        .target(name: "SQLite", dependencies: ["CSQLite", "SystemErrors"]),
         .target(name: "Keyring", dependencies: ["CLibsecret", "Sodium"]),
 
         // Concepts.
-        .target(name: "Replication", dependencies: ["Sodium", "SQLite"]),
+        .target(name: "Replication", dependencies: ["Sodium", "SQLite", "SystemErrors"]),
         .target(name: "Membership", dependencies: ["Sodium", "Replication"]),
         .target(name: "ConfigTrack", dependencies: ["SQLite", "Replication", "SSHConfig"]),
-        .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication"]),
-        .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Membership", "Sodium", "Keyring", "SSHConfig", "S3"]),
+        .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication", "SystemErrors"]),
+        .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Membership", "Sodium", "Keyring", "SSHConfig", "S3", "SystemErrors"]),
         // Two GNU calls Glibc's Swift module does not export.
         .target(name: "CPosix"),
         // libcurl through dlopen, on first use: not FoundationNetworking, which would load
         // Foundation and ICU into every credctl run, nor a link-time libcurl and its libraries.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "Launch", dependencies: ["Sodium", "CPosix", "SSHConfig"]),
+        .target(name: "Launch", dependencies: ["Sodium", "CPosix", "SSHConfig", "SystemErrors"]),
         .target(name: "SSHConfig"),
         .target(name: "S3", dependencies: ["Sodium", "Replication", "CCurl"]),
-        .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch"]),
+        .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch", "SystemErrors"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
         .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium", "CSodium", "Replication", "S3", "TestSupport"]),
 

@@ -1,6 +1,7 @@
 import CredentialVault
 import Glibc
 import Launch
+import SystemErrors
 
 /// `credctl`'s entry point: parse, validate, run, and turn every failure into a message and a
 /// documented exit status.
@@ -24,7 +25,7 @@ public enum CLI {
         }
         let status = run(arguments, environment: environment)
         if status == ExitStatus.success, let error = Output.standardOutputFailed {
-            report("Could not write to standard output (errno \(error)); the output is incomplete.", hint: nil)
+            report("Could not write to standard output (\(SystemError.describe(error))); the output is incomplete.", hint: nil)
             return ExitStatus.failure
         }
         return status

@@ -1,5 +1,6 @@
 import CredentialVault
 import Glibc
+import SystemErrors
 
 /// How a command gets the vault's key: what was given, the desktop keyring, the default key
 /// file, or a prompt — and, when none of those can be had, which methods the vault has.
@@ -81,7 +82,7 @@ extension Context {
         for component in path.split(separator: "/").dropLast() {
             partial += "/" + component
             if mkdir(partial, 0o700) != 0 && errno != EEXIST {
-                throw CLIError(message: "Unable to create the directory \(partial) for the key file: \(String(cString: strerror(errno)).lowercased()).", hint: nil, status: ExitStatus.failure)
+                throw CLIError(message: "Unable to create the directory \(partial) for the key file: \(SystemError.describe(errno)).", hint: nil, status: ExitStatus.failure)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemErrors
 import Sodium
 
 /// Writes secret output to a file only the user can read: a new file is created 0600 (through
@@ -38,7 +39,7 @@ enum PrivateOutputFile {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).XXXXXX".utf8CString)
         let fd = mkstemp(&template)
-        guard fd >= 0 else { throw CLIError(message: "Unable to create a file beside \(path) (\(String(cString: strerror(errno)))).", hint: nil, status: ExitStatus.failure) }
+        guard fd >= 0 else { throw CLIError(message: "Unable to create a file beside \(path) (\(SystemError.describe(errno))).", hint: nil, status: ExitStatus.failure) }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var written = 0
         contents.withUnsafeBytes { buffer in
@@ -55,7 +56,7 @@ enum PrivateOutputFile {
         let placed = finished && (replace ? rename(temporary, path) == 0 : link(temporary, path) == 0 && unlink(temporary) == 0)
         guard placed else {
             unlink(temporary)
-            throw CLIError(message: "Unable to write \(path) (\(String(cString: strerror(errno)))).", hint: nil, status: ExitStatus.failure)
+            throw CLIError(message: "Unable to write \(path) (\(SystemError.describe(errno))).", hint: nil, status: ExitStatus.failure)
         }
     }
 }

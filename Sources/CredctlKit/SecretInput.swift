@@ -1,5 +1,6 @@
 import CredentialVault
 import Glibc
+import SystemErrors
 
 /// Reads passwords and passphrases from standard input, files and the terminal — never from
 /// the command line — straight into guarded memory.
@@ -26,7 +27,7 @@ enum SecretInput {
     static func file(_ path: String, what: String) throws -> SecretBytes {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw CLIError(message: "Cannot read the \(what) file \(path) (\(errno == ENOENT ? "it does not exist" : "errno \(errno)")).",
+            throw CLIError(message: "Cannot read the \(what) file \(path) (\(errno == ENOENT ? "it does not exist" : SystemError.describe(errno))).",
                            hint: nil, status: ExitStatus.locked)
         }
         defer { close(fd) }
@@ -62,7 +63,7 @@ enum SecretInput {
             let wanted = stopAtNewline ? 1 : buffer.count - filled
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, wanted) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw CLIError.input("Reading the \(what) failed (errno \(errno)).") }
+            guard n >= 0 else { throw CLIError.input("Reading the \(what) failed: \(SystemError.describe(errno)).") }
             if n == 0 { break }
             filled += n
             if stopAtNewline, buffer.withUnsafeBytes({ $0[filled - 1] }) == UInt8(ascii: "\n") { break }

@@ -35,10 +35,34 @@ extension Vault {
             case .identityPassphrase:
                 owner = try config.identity(id: reference.owner).flatMap { $0.passphraseRef == reference ? $0.label : nil }
             }
-            guard let owner else {
-                throw VaultError(.notFound, "No host or identity on this device uses the secret \(reference).")
-            }
+            guard let owner else { throw try unnamedSecret(reference) }
             return try open(reference, owner: owner)
+        }
+    }
+
+    /// Why config names no such secret, in the words of the record it would belong to.
+    private func unnamedSecret(_ reference: SecretReference) throws -> VaultError {
+        switch reference.field {
+        case .hostPassword:
+            guard let host = try config.host(id: reference.owner) else {
+                return VaultError(.notFound, "No host on this device has the id of \(reference).", hint: "List them with: credctl host list")
+            }
+            let how = switch host.authMethod {
+            case .publicKey, .agent:
+                try host.identityID.flatMap { try config.identity(id: $0) }.map { "uses the identity '\($0.label)' (\(host.authMethod.rawValue))" }
+                    ?? "authenticates with \(host.authMethod.rawValue)"
+            default: "authenticates with \(host.authMethod.rawValue)"
+            }
+            return VaultError(.noCredential, "Host '\(host.label)' has no password: it \(how).",
+                              hint: "Store one with: credctl host edit '\(host.label)' --password-stdin")
+        case .identityPassphrase:
+            guard let identity = try config.identity(id: reference.owner) else {
+                return VaultError(.notFound, "No identity on this device has the id of \(reference).", hint: "List them with: credctl identity list")
+            }
+            return VaultError(.noCredential, "Identity '\(identity.label)' has no passphrase stored.",
+                              hint: "An encrypted key's passphrase is stored with: credctl identity add LABEL --private-key FILE --passphrase-stdin")
+        case .identityPrivateKey:
+            return VaultError(.notFound, "No identity on this device has the id of \(reference).", hint: "List them with: credctl identity list")
         }
     }
 

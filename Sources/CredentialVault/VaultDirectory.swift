@@ -1,4 +1,5 @@
 import Glibc
+import SystemErrors
 
 /// The files of a vault directory and how the default directory is found.
 public struct VaultDirectory: Sendable, Equatable {
@@ -43,7 +44,7 @@ public struct VaultDirectory: Sendable, Equatable {
         for component in path.split(separator: "/") {
             partial += "/" + component
             if mkdir(partial, 0o700) != 0 && errno != EEXIST {
-                throw VaultError(.storage, "Unable to create the vault directory \(partial) (errno \(errno)).")
+                throw VaultError(.storage, "Unable to create the vault directory \(partial): \(SystemError.describe(errno)).")
             }
         }
         var info = stat()
@@ -51,7 +52,7 @@ public struct VaultDirectory: Sendable, Equatable {
             throw VaultError(.storage, "\(path) is not a directory.")
         }
         if info.st_mode & 0o077 != 0, chmod(path, 0o700) != 0 {
-            throw VaultError(.storage, "Unable to restrict the vault directory \(path) to mode 0700 (errno \(errno)).")
+            throw VaultError(.storage, "Unable to restrict the vault directory \(path) to mode 0700: \(SystemError.describe(errno)).")
         }
     }
 
@@ -70,10 +71,10 @@ public struct VaultDirectory: Sendable, Equatable {
     /// vault in the same place cannot interleave (and one cannot discard the other's files).
     func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw VaultError(.storage, "Unable to open the vault directory \(path) (errno \(errno)).") }
+        guard fd >= 0 else { throw VaultError(.storage, "Unable to open the vault directory \(path): \(SystemError.describe(errno)).") }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw VaultError(.storage, "Unable to lock the vault directory \(path) (errno \(errno)).") }
+            guard errno == EINTR else { throw VaultError(.storage, "Unable to lock the vault directory \(path): \(SystemError.describe(errno)).") }
         }
         defer { flock(fd, LOCK_UN) }
         return try body()

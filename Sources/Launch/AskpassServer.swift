@@ -1,6 +1,7 @@
 import CPosix
 import Dispatch
 import Glibc
+import SystemErrors
 import Sodium
 import Synchronization
 
@@ -34,7 +35,7 @@ public final class AskpassServer: @unchecked Sendable {
     /// Listens in a new private directory under `parent` (`$XDG_RUNTIME_DIR`, else `/tmp`).
     public init(parent: String) throws {
         var template = Array("\(parent)/credctl-askpass-XXXXXX".utf8CString)
-        guard mkdtemp(&template) != nil else { throw LaunchError("Cannot create a private directory in \(parent) (\(String(cString: strerror(errno)))).") }
+        guard mkdtemp(&template) != nil else { throw LaunchError("Cannot create a private directory in \(parent) (\(SystemError.describe(errno))).") }
         directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         socketPath = directory + "/askpass.sock"
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -52,7 +53,7 @@ public final class AskpassServer: @unchecked Sendable {
         }
         guard bound == 0, chmod(socketPath, 0o600) == 0, listen(fd, 16) == 0 else {
             close(fd); unlink(socketPath); rmdir(directory)
-            throw LaunchError("Cannot listen on the askpass socket (\(String(cString: strerror(errno)))).")
+            throw LaunchError("Cannot listen on the askpass socket (\(SystemError.describe(errno))).")
         }
         listener = fd
         DispatchQueue.global().async { [self] in serve() }

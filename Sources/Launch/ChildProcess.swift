@@ -1,5 +1,6 @@
 import CPosix
 import Glibc
+import SystemErrors
 import Sodium
 
 /// A program started with `posix_spawn`: an explicit argument vector and environment, the
@@ -19,7 +20,7 @@ public struct ChildProcess: Sendable {
         var fds: [Int32] = [-1, -1]
         if input != nil {
             // Neither end may leak into other children; the child's standard input is a dup2 copy.
-            guard cposix_pipe_cloexec(&fds) == 0 else { throw LaunchError("Cannot create a pipe (\(String(cString: strerror(errno)))).") }
+            guard cposix_pipe_cloexec(&fds) == 0 else { throw LaunchError("Cannot create a pipe (\(SystemError.describe(errno))).") }
             posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
         }
         if silent {

@@ -1,5 +1,6 @@
 import CPosix
 import Glibc
+import SystemErrors
 import Sodium
 
 /// Whether a passphrase opens an encrypted private key file, asked of OpenSSH's own
@@ -16,7 +17,7 @@ public enum KeyPassphraseCheck {
         let token = try askpass.grant([(AskpassPrompt.keyFilePassphrase, passphrase)])
         let environment = try ChildEnvironment(askpass.environment(token: token, askpass: askpassProgram).merging(["PATH": "/usr/bin:/bin"]) { $1 })
         var fds: [Int32] = [-1, -1]
-        guard cposix_pipe_cloexec(&fds) == 0 else { throw LaunchError("Cannot create a pipe (\(String(cString: strerror(errno)))).") }
+        guard cposix_pipe_cloexec(&fds) == 0 else { throw LaunchError("Cannot create a pipe (\(SystemError.describe(errno))).") }
         let child: ChildProcess
         do {
             // A path starting with "-" is still a path: it follows -f.

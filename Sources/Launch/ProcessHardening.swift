@@ -1,5 +1,6 @@
 import CPosix
 import Glibc
+import SystemErrors
 
 /// Keeps this process's memory — unlocked keys, decrypted secrets — out of reach of anything
 /// but itself: no core file, and no reading of `/proc/PID/mem` or `environ`, no ptrace attach by
@@ -12,10 +13,10 @@ public enum ProcessHardening {
     /// The corresponding C calls are `prctl(PR_SET_DUMPABLE, 0)` and `setrlimit(RLIMIT_CORE)`.
     public static func apply() throws {
         guard cposix_disable_core_files() == 0 else {
-            throw LaunchError("Cannot set the core file size limit to zero (errno \(errno)); credctl does not run without it.")
+            throw LaunchError("Cannot set the core file size limit to zero (\(SystemError.describe(errno))); credctl does not run without it.")
         }
         guard cposix_set_nondumpable() == 0 else {
-            throw LaunchError("Cannot make credctl non-dumpable (errno \(errno)); credctl does not run without it.")
+            throw LaunchError("Cannot make credctl non-dumpable (\(SystemError.describe(errno))); credctl does not run without it.")
         }
     }
 }

@@ -1,5 +1,6 @@
 internal import CSQLite
 import Glibc
+import SystemErrors
 
 /// One SQLite connection. Not `Sendable`: a `DatabaseQueue` owns it and hands it out serially.
 ///
@@ -19,22 +20,39 @@ public final class Connection {
         return true
     }()
 
-    /// Opens (creating with mode 0600 if absent) the database at `path`.
+    /// Whether this connection can only read: the file or its file system refused writing.
+    public let isReadOnly: Bool
+
+    /// Opens (creating with mode 0600 if absent) the database at `path`. An existing database
+    /// this process may not write — a read-only mount, a file without write permission — is
+    /// opened read-only (`isReadOnly`): everything that only reads still works.
     /// The corresponding C function is `sqlite3_open_v2`.
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws {
         _ = Self.configured
         // Create the file ourselves so it is never briefly wider than 0600; SQLite gives its
         // -wal and -shm files the same mode as the database file.
         let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw SQLiteError(code: .cannotOpen, resultCode: 0, operation: "create", message: "cannot create database file (errno \(errno))")
+        var readOnlyFileSystem = false
+        if fd >= 0 {
+            // An existing file made wider by someone else is narrowed back: it is ours.
+            var info = stat()
+            if fstat(fd, &info) == 0, info.st_mode & 0o077 != 0 { fchmod(fd, 0o600) }
+            close(fd)
+        } else {
+            let code = errno
+            guard [EROFS, EACCES, EPERM].contains(code), access(path, R_OK) == 0 else {
+                throw SQLiteError(code: .cannotOpen, resultCode: 0, operation: "create", message: "cannot create database file: \(SystemError.describe(code))")
+            }
+            readOnlyFileSystem = code == EROFS
         }
-        // An existing file made wider by someone else is narrowed back: it is ours.
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_mode & 0o077 != 0 { fchmod(fd, 0o600) }
-        close(fd)
+        isReadOnly = fd < 0
         var db: OpaquePointer?
-        let status = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+        let status = isReadOnly
+            // Nothing can change a database on a read-only mount, and its WAL index cannot be
+            // created there: SQLite reads it as immutable.
+            ? sqlite3_open_v2(Self.uri(path, readOnlyFileSystem ? "immutable=1" : "mode=ro"), &db,
+                              SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+            : sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
         guard status == SQLITE_OK, let db else {
             let error = ResultCode.error(status, "open", db)
             // sqlite3_open_v2 allocates a handle even on failure; it must be closed.
@@ -46,7 +64,9 @@ public final class Connection {
         // exactly once (deinit does not run for an object whose init failed this early).
         // Memory-mapped reads: a lookup in a database larger than the page cache costs page
         // faults at worst instead of a pread(2) per page.
-        let configured = sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA mmap_size=268435456; PRAGMA journal_size_limit=4194304;", nil, nil, nil)
+        let pragmas = isReadOnly ? "PRAGMA query_only=1; PRAGMA foreign_keys=ON; PRAGMA mmap_size=268435456;"
+            : "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA mmap_size=268435456; PRAGMA journal_size_limit=4194304;"
+        let configured = sqlite3_exec(db, pragmas, nil, nil, nil)
         guard configured == SQLITE_OK else {
             let error = ResultCode.error(configured, "execute", db)
             sqlite3_close_v2(db)
@@ -58,9 +78,17 @@ public final class Connection {
         // persistent WAL only when a limit is set); a WAL left full would be recovered, read
         // and copied into the database again by every later process.
         var persist: Int32 = 1
-        sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        if !isReadOnly { sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist) }
         handle = db
         self.path = path
+    }
+
+    /// `file:` URI of `path` with `parameter` (RFC 3986: everything but unreserved characters
+    /// and `/` percent-encoded, so no file name can add a parameter of its own).
+    static func uri(_ path: String, _ parameter: String) -> String {
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
+        let encoded = path.utf8.map { unreserved.contains($0) ? String(UnicodeScalar($0)) : "%" + String($0, radix: 16, uppercase: true).leftPadded(2) }
+        return "file:" + encoded.joined() + "?" + parameter
     }
 
     deinit {
@@ -155,4 +183,8 @@ public final class Connection {
         cache[sql] = statement
         return statement
     }
+}
+
+private extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

@@ -27,6 +27,10 @@ public final class DatabaseQueue: @unchecked Sendable {
 
     /// Writes inside one immediate transaction.
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
-        try lock.withLock { try connection.transaction { try body(connection) } }
+        guard !connection.isReadOnly else {
+            throw SQLiteError(code: .readOnly, resultCode: 0, operation: "write",
+                              message: "\(path) is read-only here (no write permission, or a read-only file system); reading works, changing needs write access")
+        }
+        return try lock.withLock { try connection.transaction { try body(connection) } }
     }
 }

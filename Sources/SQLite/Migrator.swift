@@ -11,6 +11,7 @@ public struct Migrator: Sendable {
     /// Brings `db` up to date. Refuses a database that has migrations this build does not know
     /// (it was written by a newer build) rather than guessing at its shape.
     public func migrate(_ db: Connection) throws {
+        if db.isReadOnly { return try checkCurrent(db) }
         try db.execute("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 position INTEGER PRIMARY KEY,
@@ -32,6 +33,16 @@ public struct Migrator: Sendable {
                 try migration.apply(db)
                 try db.run("INSERT INTO schema_migrations (position, name) VALUES (?, ?)", [position, migration.name])
             }
+        }
+    }
+
+    /// A database this process cannot write is read as it is, when it needs no migration.
+    private func checkCurrent(_ db: Connection) throws {
+        let applied = try db.query("SELECT name FROM schema_migrations ORDER BY position") { $0.text(0) ?? "" }
+        guard applied == migrations.map(\.name) else {
+            throw SQLiteError(code: .readOnly, resultCode: 0, operation: "migrate",
+                              message: applied.count > migrations.count ? "the database was written by a newer version"
+                                  : "the database was written by an older version and must be upgraded, which needs write access")
         }
     }
 

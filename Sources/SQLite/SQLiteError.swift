@@ -34,7 +34,8 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible, Sendable {
         self.message = message
     }
 
-    public var description: String { "SQLite error \(resultCode) during \(operation): \(message)" }
+    /// A write refused because this process can only read the database says just that.
+    public var description: String { code == .readOnly && resultCode == 0 ? message : "SQLite error \(resultCode) during \(operation): \(message)" }
 
     public static func == (lhs: SQLiteError, rhs: SQLiteError) -> Bool { lhs.code == rhs.code }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import Sodium
+import SystemErrors
 
 /// Key files: the unlock method for servers and CI.
 ///
@@ -13,7 +14,7 @@ public enum KeyFile {
     public static func create(at path: String) throws {
         let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw SecretError(.storage, errno == EEXIST ? "The key file \(path) already exists." : "Unable to create the key file \(path) (errno \(errno)).")
+            throw SecretError(.storage, errno == EEXIST ? "The key file \(path) already exists." : "Unable to create the key file \(path): \(SystemError.describe(errno)).")
         }
         var failed = false
         let text = Array((Base64.encode(Random.bytes(count: 32)) + "\n").utf8)
@@ -43,7 +44,7 @@ public enum KeyFile {
                 throw SecretError(.invalid, "The key file \(path) is a symbolic link.", hint: "Give the path of the key file itself.")
             }
             // Without its key file the vault simply stays locked.
-            throw SecretError(.locked, code == ENOENT ? "The key file \(path) does not exist." : "The key file \(path) cannot be opened (errno \(code)).",
+            throw SecretError(.locked, code == ENOENT ? "The key file \(path) does not exist." : "The key file \(path) cannot be opened: \(SystemError.describe(code)).",
                               hint: "Give the key file the vault was created with.")
         }
         defer { close(fd) }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemErrors
 
 extension SecretBytes {
     /// Reads a whole regular file straight into guarded memory, refusing files larger than
@@ -7,7 +8,7 @@ extension SecretBytes {
     public static func read(contentsOfFile path: String, limit: Int) throws -> SecretBytes {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            let reason = errno == ENOENT ? "does not exist" : "cannot be read (errno \(errno))"
+            let reason = errno == ENOENT ? "does not exist" : "cannot be read: \(SystemError.describe(errno))"
             throw SodiumError(.invalidArgument, "The file \(path) \(reason).")
         }
         defer { close(fd) }
@@ -34,7 +35,7 @@ extension SecretBytes {
                 if n == 0 { break }
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw SodiumError(.invalidArgument, "Reading \(path) failed (errno \(errno)).")
+                    throw SodiumError(.invalidArgument, "Reading \(path) failed: \(SystemError.describe(errno)).")
                 }
                 filled += n
             }

@@ -57,7 +57,7 @@ final class ConflictsTests: TwoDeviceTestCase {
         XCTAssertTrue(killed.killed)
         let between = try b.run("read", "cred://host/web/password")
         assertStatus(between, 66)
-        XCTAssertTrue(between.stderr.contains("No host or identity on this device uses the secret"), "no reference yet: \(between.stderr)")
+        XCTAssertTrue(between.stderr.contains("Host 'web' has no password"), "no reference yet: \(between.stderr)")
         XCTAssertTrue(try b.run("conflicts", "list").output.contains("password of host 'web'"), "still listed, so it can be run again")
 
         assertStatus(try b.run("conflicts", "restore", String(id)), 0)

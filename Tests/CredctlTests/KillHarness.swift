@@ -210,7 +210,7 @@ struct KillHarness {
         let read = try devices[device].run("read", "cred://host/\(label)/password")
         // Only "no password" stands for one: not synced yet (75), deleted (66 with another
         // message), locked (77) or damaged (1) are each a violation of their own.
-        if read.status == 66, read.stderr.contains("No host or identity on this device uses the secret") { return .noPassword }
+        if read.status == 66, read.stderr.contains("has no password:") { return .noPassword }
         guard read.status == 0 else {
             violations.append("\(label) on device \(device): its password reads as status \(read.status): \(read.stderr.split(separator: "\n").first ?? "")")
             return .noPassword

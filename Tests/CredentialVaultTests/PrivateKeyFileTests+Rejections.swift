@@ -39,7 +39,7 @@ extension PrivateKeyFileTests {
         let tooLong = directory + "/" + String(repeating: "k", count: 300)
         let error = capture { try PrivateKeyFile.load(path: tooLong) }
         XCTAssertEqual(error?.code, .storage)
-        XCTAssertEqual(error?.message, "Unable to read private key '\(tooLong)': open failed with errno 36: File name too long.")
+        XCTAssertEqual(error?.message, "Unable to read private key '\(tooLong)': open failed: file name too long.")
         guard getuid() != 0 else { return }  // root reads any file
         let path = directory + "/locked"
         try KeyFixtures.write("x", to: path)

@@ -137,7 +137,7 @@ final class ConnectionTests: SQLiteTestCase {
 
     func testOpeningInAMissingDirectoryFails() throws {
         let error = assertSQLiteError(.cannotOpen, try Connection(path: path("missing/test.sqlite")))
-        XCTAssertEqual(error?.description, "SQLite error 0 during create: cannot create database file (errno 2)")
+        XCTAssertEqual(error?.description, "SQLite error 0 during create: cannot create database file: no such file or directory")
     }
 
     func testSyntaxErrorReportsPrepare() throws {

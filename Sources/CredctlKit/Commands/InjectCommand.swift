@@ -1,5 +1,6 @@
 import CredentialVault
 import Glibc
+import SystemErrors
 import Sodium
 
 struct InjectCommand: Command {
@@ -40,7 +41,7 @@ struct InjectCommand: Command {
 
     private func readTemplate() throws -> [UInt8] {
         let fd = input.map { open($0, O_RDONLY | O_CLOEXEC) } ?? 0
-        guard fd >= 0 else { throw CLIError(message: "Cannot read \(input ?? "-"): \(String(cString: strerror(errno))).", hint: nil, status: ExitStatus.notFound) }
+        guard fd >= 0 else { throw CLIError(message: "Cannot read \(input ?? "-"): \(SystemError.describe(errno)).", hint: nil, status: ExitStatus.notFound) }
         defer { if input != nil { close(fd) } }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)

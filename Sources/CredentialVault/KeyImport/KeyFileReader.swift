@@ -1,5 +1,6 @@
 import Glibc
 import Sodium
+import SystemErrors
 
 /// Reads small key files straight into guarded memory with `open`, `fstat` and `read`, so the
 /// bytes never pass through `Data`, `String` or `[UInt8]`.
@@ -55,7 +56,6 @@ enum KeyFileReader {
 
     /// The one place a failed system call becomes an error, naming the call and `errno`.
     private static func failure(_ function: String, _ code: Int32, role: String, path: String) -> VaultError {
-        let reason = String(cString: strerror(code))
-        return VaultError(.storage, "Unable to read \(role) '\(path)': \(function) failed with errno \(code): \(reason).")
+        VaultError(.storage, "Unable to read \(role) '\(path)': \(function) failed: \(SystemError.describe(code)).")
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemErrors
 
 /// A failed C call of the directory backend: the function's name and its `errno`.
 ///
@@ -21,7 +22,7 @@ struct SystemCallError: Error {
 
     /// `errno N (text)`, for messages.
     var explanation: String {
-        "\(function) failed: errno \(errno) (\(String(cString: strerror(errno))))"
+        "\(function) failed: \(SystemError.describe(errno))"
     }
 
     /// The remote error for this failure while doing `action` (a phrase such as
