@@ -117,8 +117,12 @@ public final class Vault: Sendable {
                let learned = try? current.keys().count, let held = try? binding.keys().count, learned != held {
                 try? current.save(in: directory)
             }
-            try secrets.migrateDeviceOnlyItems()
-            try secrets.resealIfEpochChanged()
+            // A vault this process can only read is opened to read; its upkeep waits for a
+            // writable open.
+            if !secrets.isReadOnly {
+                try secrets.migrateDeviceOnlyItems()
+                try secrets.resealIfEpochChanged()
+            }
         }
         _ = try? secrets.sweepExternalBodies()
     }

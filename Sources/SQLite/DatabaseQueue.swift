@@ -15,6 +15,9 @@ public final class DatabaseQueue: @unchecked Sendable {
 
     public var path: String { connection.path }
 
+    /// Whether the database can only be read here (see `Connection.isReadOnly`).
+    public var isReadOnly: Bool { connection.isReadOnly }
+
     /// Reads with exclusive access to the connection.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
         try lock.withLock { try body(connection) }

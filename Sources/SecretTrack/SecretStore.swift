@@ -117,6 +117,9 @@ public final class SecretStore: Sendable {
 
     public var isUnlocked: Bool { keys.withLock { $0 != nil } }
 
+    /// Whether this process can only read the store (a read-only mount, no write permission).
+    public var isReadOnly: Bool { queue.isReadOnly }
+
     /// Adds (or replaces) the key slot for `provider`'s kind, wrapping the keys this unlocked
     /// store holds: another way to unlock, beside those it already has.
     public func addKeySlot(_ provider: KeyProvider, kdf: KDFParameters) throws {
