@@ -13,7 +13,7 @@ extension Vault {
             guard let first = objects.first else { return [] }
             var roster = try RosterState(genesis: first, pinned: try binding.pinnedGenesis())
             for object in objects.dropFirst() { try roster.append(object) }
-            let names = try Self.memberNames(roster: roster, binding: binding)
+            let names = try Self.memberNames(roster: roster, binding: binding).merging(try chosenDeviceNames()) { _, chosen in chosen }
             func label(_ id: String) -> String { names[id].map { "\($0) (\(id))" } ?? id }
             var devices: [DeviceSummary] = []
             var revokedBy: [String: String] = [:], lastEpoch: [String: UInt32] = [:]

@@ -54,7 +54,7 @@ extension Vault {
         try Self.checkAttested(by: authority.signing, roster: state, objects: objects, remote: remote)
         for _ in 0..<8 {
             let epoch = try Self.currentEpochKeys(in: objects, roster: state, recipient: EpochKeyBoxes.recoveryRecipient, syncBox: authority.box, vaultBox: authority.box)
-            let device = keys.publicKeys(sealedName: try DeviceName.seal(name ?? Self.defaultDeviceName, id: deviceID, transportKey: epoch.transport))
+            let device = keys.publicKeys(sealedName: try DeviceName.seal(name ?? config.deviceName, id: deviceID, transportKey: epoch.transport))
             let boxes = try epoch.boxes(to: [.init(id: deviceID, syncBox: keys.syncBox.publicKey, vaultBox: keys.vaultBoxPublicKey)])
             let object = RosterObjects.next(.add(device: device, request: [UInt8](repeating: 0, count: SignedFrame.hashCount), keys: boxes),
                                             after: state, signer: EpochKeyBoxes.recoveryRecipient, key: authority.signing)
@@ -123,7 +123,7 @@ extension Vault {
             // Expired, or left by an earlier try with other keys: replaced.
             try remote.delete(requestName)
         }
-        let object = try JoinRequest.object(keys: keys, name: join.name ?? Self.defaultDeviceName, members: roster.state.members.mapValues(\.syncBox),
+        let object = try JoinRequest.object(keys: keys, name: join.name ?? config.deviceName, members: roster.state.members.mapValues(\.syncBox),
                                             vaultID: document.vaultID, genesis: document.genesis, now: now)
         pending.requestHash = Base64.encode(GenericHash.hash(object))
         // Noted before it is written: an approval of it is recognised whatever happens next.

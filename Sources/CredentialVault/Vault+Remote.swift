@@ -38,6 +38,9 @@ extension Vault {
 
     private func setRemoteLocked(_ address: RemoteAddress, join: JoinCredentials, merge: Bool, deliver: RecoveryKeyDelivery?) throws -> BindOutcome {
         try VaultError.wrapping {
+            // A name given here is the one this device goes by from now on, in the roster and
+            // in its config record alike.
+            if let name = join.name { try config.chooseDeviceName(name) }
             let previous = try RemoteBinding.load(from: directory)
             let conditionalWrites = try address.prepare()
             let remote = try address.open(conditionalWrites: conditionalWrites)
@@ -100,7 +103,7 @@ extension Vault {
         let epoch = EpochKeys(epoch: 1, transport: try .random(count: SealedBox.keyCount), vault: try secrets.vaultKeyForPublishing())
         let boxes = try epoch.boxes(to: [.init(id: EpochKeyBoxes.recoveryRecipient, syncBox: authority.box.publicKey, vaultBox: authority.box.publicKey),
                                          .init(id: deviceID, syncBox: keys.syncBox.publicKey, vaultBox: keys.vaultBoxPublicKey)])
-        let sealedName = try DeviceName.seal(name ?? Self.defaultDeviceName, id: deviceID, transportKey: epoch.transport)
+        let sealedName = try DeviceName.seal(name ?? config.deviceName, id: deviceID, transportKey: epoch.transport)
         let genesis = RosterObjects.genesis(vaultID: vaultID, creator: keys.publicKeys(sealedName: sealedName),
                                             authority: .init(signing: authority.signing.publicKey, box: authority.box.publicKey),
                                             keys: boxes, rosterKey: try keys.rosterKey(deviceKey: deviceKey))

@@ -19,7 +19,7 @@ extension Vault {
         try VaultError.wrapping {
             try directory.withExclusiveLock {
                 let member = try boundMember()
-                let subject = try Self.member(named: device, in: member.roster, binding: try requireBinding())
+                let subject = try Self.member(named: device, in: member.roster, binding: try requireBinding(), chosen: try chosenDeviceNames())
                 guard subject != deviceID else {
                     throw VaultError(.invalidInput, "A device cannot revoke itself.", hint: "Revoke it from another device of the vault.")
                 }
@@ -164,10 +164,12 @@ extension Vault {
     }
 
     /// The member `text` names: its id, or the name the roster gives it (one member only).
-    static func member(named text: String, in roster: RosterState, binding: RemoteBinding) throws -> String {
+    /// A unique start of an id names that device too, as in `git`.
+    static func member(named text: String, in roster: RosterState, binding: RemoteBinding, chosen: [String: String] = [:]) throws -> String {
         if roster.members[text] != nil { return text }
-        let names = try memberNames(roster: roster, binding: binding)
-        let matching = names.filter { $0.value == text }.map(\.key)
+        let names = try memberNames(roster: roster, binding: binding).merging(chosen) { _, chosen in chosen }
+        var matching = names.filter { LabelText.same($0.value, text) }.map(\.key)
+        if matching.isEmpty, text.count >= 4 { matching = roster.members.keys.filter { $0.hasPrefix(text.lowercased()) } }
         guard let only = matching.first else {
             if roster.revoked[text] != nil { throw VaultError(.conflict, "Device \(text) was revoked already.") }
             throw VaultError(.notFound, "No member of this vault is called or numbered '\(text)'.", hint: "List them with: credctl device list")

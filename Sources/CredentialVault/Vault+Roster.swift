@@ -40,9 +40,6 @@ extension Vault {
         SignedSeal(vaultID: roster.vaultID, roster: roster, writerID: deviceID, signing: try deviceKeys().signing, transportKeys: try binding.keys())
     }
 
-    /// The name this device goes by unless its user gives one: the machine's host name.
-    static var defaultDeviceName: String { ConfigStore.defaultDeviceName }
-
     /// Appends `object` at the roster's next position: create-only, so of two devices appending
     /// at once one gets the position and the other hears it is taken (nil) and tries again on
     /// the roster that holds. Returns the roster with it.

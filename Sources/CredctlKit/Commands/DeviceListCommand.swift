@@ -3,7 +3,7 @@ import CredentialVault
 struct DeviceListCommand: Command {
     static let spec = CommandSpec(
         path: ["device", "list"],
-        overview: "List the vault's devices as the roster this device verified last gives them (sync first for the newest): name, id, state (member, revoked and by whom, or pending: asking to join), how each joined, the newest epoch whose keys it holds, and when its newest change this device has applied was made (by that device's clock: a member not heard from for long may be cut off, or the remote withholds its objects). Pending requests are read from the remote when it can be reached. Without a remote, the devices as each announced itself when it first synced.",
+        overview: "List the vault's devices as the roster this device verified last gives them (sync first for the newest): name (the one chosen with init --device-name or device rename, else the host name and the start of the id), id, state (member, revoked and by whom, or pending: asking to join), how each joined, the newest epoch whose keys it holds, and when its newest change this device has applied was made (local time, ISO 8601; by that device's clock: a member not heard from for long may be cut off, or the remote withholds its objects). Pending requests are read from the remote when it can be reached. Without a remote, the devices as each announced itself when it first synced.",
         usage: ["device list [--json]"],
         options: [],
         positionals: 0...0,
@@ -32,7 +32,7 @@ struct DeviceListCommand: Command {
         }
         let rows = roster.map { device in
             [device.name ?? "(name not readable)", device.id, device.state == .revoked ? "revoked by \(device.revokedBy ?? "?")" : "member", device.joined,
-             device.epoch.map(String.init) ?? "", device.isThisDevice ? "(this device)" : device.lastHeardMilliseconds.map { ConflictText.time(Int64($0 / 1_000)) } ?? "never"]
+             device.epoch.map(String.init) ?? "", device.isThisDevice ? "(this device)" : device.lastHeardMilliseconds.map { LocalTime.iso(Int64($0 / 1_000)) } ?? "never"]
         } + pending.map { request in
             [request.name ?? "(not sealed to this device)", request.device, "pending (code \(request.code))", "asked to join", "", ""]
         }
@@ -51,8 +51,8 @@ struct DeviceListCommand: Command {
             return
         }
         guard !devices.isEmpty else { Output.out("No devices have synced yet.\n"); return }
-        Output.out(Table.render(["NAME", "ID", "FIRST SEEN (UNIX)", ""], devices.map { device in
-            [device.displayName, CanonicalUUID.text(device.id), String(device.firstSeen), CanonicalUUID.text(device.id) == vault.deviceID ? "this device" : ""]
+        Output.out(Table.render(["NAME", "ID", "FIRST SEEN", ""], devices.map { device in
+            [device.displayName, CanonicalUUID.text(device.id), LocalTime.iso(device.firstSeen), CanonicalUUID.text(device.id) == vault.deviceID ? "this device" : ""]
         }))
     }
 }

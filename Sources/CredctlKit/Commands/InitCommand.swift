@@ -5,9 +5,10 @@ struct InitCommand: Command {
     static let spec = CommandSpec(
         path: ["init"],
         overview: "Create a new vault. It unlocks with a passphrase (asked on the terminal, or read with --passphrase-file) or with a key file (--key-file; created with mode 0600 if it does not exist). With --join, the new vault joins the vault on an existing remote: with --recovery-key-file it joins at once; otherwise it asks to be approved, prints a verification code and exits 75 until a device of the vault runs credctl device approve CODE (the same code) and the confirmation code that prints is given here (--confirm CODE, or typed on the terminal); run the same command again, or wait with --wait. Once joined it syncs once. With --key-file and no FILE, the key file is $XDG_CONFIG_HOME/credctl/key (~/.config/credctl/key), where every command finds it without being told. With --keyring, it also unlocks through the desktop keyring on this device, so a desktop session needs no prompt; the passphrase or key file stays as the fallback. With --secret-backend keyring, the sealed secret bodies are kept as items of the desktop keyring instead of in secrets.sqlite (which keeps their metadata, versions and deletion markers); that vault then needs the desktop keyring to read or write a secret. The backend is chosen once, here.",
-        usage: ["init [--keyring] [--secret-backend sqlite|keyring] [--passphrase-file FILE | --key-file [FILE]]",
-                "init --join DIR|s3://BUCKET/PREFIX [--endpoint URL] [--region REGION] [--path-style] [--allow-insecure-http] [--recovery-key-file FILE | --confirm CODE] [--wait [SECONDS]] [--name NAME] [--keyring] [--secret-backend sqlite|keyring] [--passphrase-file FILE | --key-file FILE]"],
+        usage: ["init [--device-name NAME] [--keyring] [--secret-backend sqlite|keyring] [--passphrase-file FILE | --key-file [FILE]]",
+                "init --join DIR|s3://BUCKET/PREFIX [--endpoint URL] [--region REGION] [--path-style] [--allow-insecure-http] [--recovery-key-file FILE | --confirm CODE] [--wait [SECONDS]] [--device-name NAME] [--keyring] [--secret-backend sqlite|keyring] [--passphrase-file FILE | --key-file FILE]"],
         options: [.init(name: "--join", value: "REMOTE", help: "Join the vault whose remote is REMOTE: a directory, or s3://BUCKET/PREFIX with the S3 options.")] + JoinOptions.options + RemoteOptions.options + [
+                  .init(name: "--device-name", value: "NAME", help: "The name this device goes by on every device (default: the host name and the start of its id, as laptop-3f0c); change it later with credctl device rename."),
                   .init(name: "--keyring", value: nil, help: "Also unlock through the desktop keyring on this device (the passphrase or key file stays as the fallback)."),
                   .init(name: "--secret-backend", value: "NAME", help: "Where sealed secret bodies are kept: sqlite (the default; in secrets.sqlite) or keyring (items of the desktop keyring).")],
         positionals: 0...0,
@@ -35,6 +36,10 @@ struct InitCommand: Command {
             throw UsageError("--endpoint, --region, --path-style and --allow-insecure-http go with --join s3://BUCKET/PREFIX (or with remote set).", command: Self.spec)
         }
         remote = try parsed.value("--join").map { try RemoteOptions.address($0, parsed, command: Self.spec) }
+        if let name = parsed.value("--device-name") {
+            if let other = parsed.value("--name"), other != name { throw UsageError("--device-name and --name name this device twice; give one.", command: Self.spec) }
+            do { try ConfigValidation.label(name, kind: "device") } catch { throw CLIError.input(VaultError.from(error).message) }
+        }
         self.parsed = parsed
     }
 
@@ -45,7 +50,8 @@ struct InitCommand: Command {
             throw CLIError(message: "There is no vault to join at \(address.description) (no vault.json).",
                            hint: "Create it from the first device with credctl remote set \(parsed.value("--join") ?? "")", status: ExitStatus.notFound)
         }
-        let join = try JoinOptions.credentials(parsed, joining: true)
+        var join = try JoinOptions.credentials(parsed, joining: true)
+        if let name = parsed.value("--device-name") { join.name = name }
         // The keyring is checked before anything is created, so a refusal leaves nothing behind.
         if parsed.flag("--keyring") || backend == .keyring, case let status = Keyring.status(), status != .available {
             let hint = parsed.flag("--keyring") ? "Create the vault without --keyring; add it later with: credctl unlock-method set keyring"
@@ -74,6 +80,7 @@ struct InitCommand: Command {
             }
         } else {
             vault = try Vault.create(at: context.vaultPath, key: key, kdf: kdf, backend: backend)
+            if let name = parsed.value("--device-name") { try vault.chooseDeviceName(name) }
             Output.out("Created vault \(vault.directory.path) (device \(vault.deviceID)); it unlocks with \(Self.describe(key)).\n")
         }
         if parsed.flag("--keyring") {
