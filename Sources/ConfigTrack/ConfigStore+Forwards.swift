@@ -34,6 +34,15 @@ extension ConfigStore {
         return rule
     }
 
+    /// The forward whose id is `text` or starts with it (four characters at least).
+    public func forwardID(_ text: String) throws -> UUID {
+        if let id = CanonicalUUID.parseAnyCase(text) { return id }
+        guard let id = try read("find a port forward", { db in try id(db, PortForwardRule.self, prefix: text) }) else {
+            throw ConfigError(.notFound, "No port forward '\(CanonicalUUID.printable(text))'.", hint: "List them with: credctl forward list")
+        }
+        return id
+    }
+
     public func removeForward(id: UUID) throws {
         try write("remove a port forward") { db in
             guard let rule = try find(db, PortForwardRule.self, id: id) else { throw ConfigError(.notFound, "No port forward with that id.") }

@@ -151,6 +151,7 @@ public final class ConfigStore: Sendable {
         } else {
             var matches = try db.query(R.selectSQL + " WHERE label = ? LIMIT 2", [LabelText.normalized(labelOrID)]) { try R(row: $0) }
             if matches.isEmpty { matches = try db.query(R.selectSQL + " WHERE label_key = ? LIMIT 2", [LabelText.key(labelOrID)]) { try R(row: $0) } }
+            if matches.isEmpty, let id = try id(db, R.self, prefix: labelOrID) { return try find(db, R.self, id: id)! }
             if matches.count == 1 { return matches[0] }
             if matches.count > 1 {
                 throw ConfigError(.ambiguous, "More than one \(R.kind) is labelled '\(CanonicalUUID.printable(labelOrID))'.",
@@ -158,6 +159,21 @@ public final class ConfigStore: Sendable {
             }
         }
         throw ConfigError(.notFound, "No \(R.kind) '\(CanonicalUUID.printable(labelOrID))'.", hint: "List them with the \(R.kind) list command.")
+    }
+
+    /// The id that starts with `prefix` (four or more of its characters, any case, as `git`
+    /// takes a commit's), or nil when `prefix` cannot start an id or starts none. Two or more
+    /// ids starting so are ambiguous.
+    func id<R: ConfigRecord>(_ db: Connection, _: R.Type, prefix: String) throws -> UUID? {
+        let start = prefix.lowercased()
+        guard start.count >= 4, start.count <= 36, start.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
+        // A range on the primary key: ids are canonical lowercase text, and "~" sorts after every id character.
+        let ids = try db.query("SELECT id FROM \(R.table) WHERE id >= ? AND id < ? ORDER BY id LIMIT 3", [start, start + "~"]) { $0.text(0) ?? "" }
+        guard ids.count <= 1 else {
+            throw ConfigError(.ambiguous, "More than one \(R.kind) id starts with '\(prefix)' (\(ids.prefix(2).joined(separator: ", "))\(ids.count > 2 ? ", …" : "")).",
+                              hint: "Give more of the id.")
+        }
+        return ids.first.flatMap(CanonicalUUID.parse)
     }
 
     /// The label to store for `record` (NFC; a stored record whose label reads the same keeps its

@@ -23,6 +23,8 @@ extension Vault {
     public func forwards(forHost hostID: UUID? = nil) throws(VaultError) -> [PortForwardRule] { try VaultError.wrapping { try config.forwards(forHost: hostID) } }
     @discardableResult
     public func saveForward(_ rule: PortForwardRule) throws(VaultError) -> PortForwardRule { try VaultError.wrapping { try config.save(rule) } }
+    /// The id of the forward `text` names: its id, or a unique start of it (four characters at least).
+    public func forwardID(_ text: String) throws(VaultError) -> UUID { try VaultError.wrapping { try config.forwardID(text) } }
     public func removeForward(id: UUID) throws(VaultError) { try VaultError.wrapping { try config.removeForward(id: id) } }
 
     /// The vault's devices, as they announced themselves when they first synced.
