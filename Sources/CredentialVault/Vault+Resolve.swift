@@ -51,7 +51,8 @@ extension Vault {
             case .publicKey, .agent:
                 try host.identityID.flatMap { try config.identity(id: $0) }.map { "uses the identity '\($0.label)' (\(host.authMethod.rawValue))" }
                     ?? "authenticates with \(host.authMethod.rawValue)"
-            default: "authenticates with \(host.authMethod.rawValue)"
+            case .password: "uses password authentication but none is stored"
+            case .keyboardInteractive: "authenticates with keyboard-interactive, answered at the terminal"
             }
             return VaultError(.noCredential, "Host '\(host.label)' has no password: it \(how).",
                               hint: "Store one with: credctl host edit '\(host.label)' --password-stdin")

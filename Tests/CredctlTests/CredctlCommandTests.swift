@@ -45,8 +45,8 @@ final class CredctlCommandTests: CredctlTestCase {
         let resolve = try locked.run("resolve", "web 1 ✓")
         assertStatus(resolve, 77)
         XCTAssertEqual(resolve.stderr, """
-            credctl: error: The vault is locked and there is no terminal to ask for its passphrase.
-            credctl: hint: Give --passphrase-file FILE or --key-file FILE (or set CREDCTL_PASSPHRASE_FILE / CREDCTL_KEY_FILE).
+            credctl: error: The vault is locked: it unlocks with a key file on this device and no key file was given (none at \(directory)/.config/credctl/key).
+            credctl: hint: Give --key-file FILE, set CREDCTL_KEY_FILE, or keep the key file at \(directory)/.config/credctl/key.
 
             """)
     }
@@ -60,7 +60,9 @@ final class CredctlCommandTests: CredctlTestCase {
         assertStatus(try credctl.run("host", "add", "bad\u{7}label", "--hostname", "h.example"), 65)
         assertStatus(try credctl.run("read", "host.not-a-uuid.password"), 65)
         assertStatus(try credctl.run("resolve", "nope"), 66)
-        assertStatus(try credctl.run("host", "add", "agent", "--hostname", "h.example", "--auth", "password"), 0)
+        assertStatus(try credctl.run("host", "add", "agent", "--hostname", "h.example", "--auth", "password"), 64)  // no password, no terminal
+        assertStatus(try credctl.run("host", "add", "agent", "--hostname", "h.example"), 0)
+        assertStatus(try credctl.run("host", "edit", "agent", "--auth", "password", "--no-password"), 0)
         assertStatus(try credctl.run("resolve", "agent"), 66)  // no credential
         var wrong = credctl!
         wrong.environment["CREDCTL_KEY_FILE"] = directory + "/other.key"

@@ -131,7 +131,8 @@ final class ResolveTests: VaultTestCase {
         XCTAssertEqual(bytes(of: try vault.readSecret(host.passwordRef!)), Array("pw".utf8))
         try vault.updateHost(try vault.host("web"), password: .clear)
         try vault.secrets.put(try secret("orphan"), for: host.passwordRef!.key)
-        assertVaultError(.notFound) { try vault.readSecret(host.passwordRef!) }
+        // Said of the host: it has no password (66, as not found).
+        assertVaultError(.noCredential) { try vault.readSecret(host.passwordRef!) }
     }
 
     private func reopenUnlocked() throws -> Vault {

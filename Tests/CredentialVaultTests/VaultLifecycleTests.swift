@@ -63,7 +63,7 @@ final class VaultLifecycleTests: VaultTestCase {
         _ = try Vault.create(at: directory + "/second", key: .keyFile(path: other), kdf: .insecureForTesting())
         let vault = try reopen()
         let wrong = assertVaultError(.wrongKey) { try vault.unlock(.keyFile(path: other)) }
-        XCTAssertEqual(wrong?.message, "The key file does not unlock this vault.")
+        XCTAssertEqual(wrong?.message, "\(other): The key file does not unlock this vault.")
         let noSlot = assertVaultError(.wrongKey) { try vault.unlock(.passphrase(try secret("anything"))) }
         XCTAssertEqual(noSlot?.hint, "It unlocks with: keyfile.")
         try vault.unlock(.keyFile(path: keyFilePath))
@@ -84,10 +84,17 @@ final class VaultLifecycleTests: VaultTestCase {
     }
 
     func testCreateUsesAnExistingKeyFileAndNeverOverwritesIt() throws {
-        let contents = Array("my-own-key-material-0123456789\n".utf8)
+        // A key of the user's own making: 32 bytes as Base64, with no newline.
+        let contents = Array(Base64.encode(Array(0..<32)).utf8)
         _ = FileManager.default.createFile(atPath: keyFilePath, contents: Data(contents), attributes: [.posixPermissions: 0o600])
         _ = try makeVault()
         XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: keyFilePath))), contents)
         try reopen().unlock(.keyFile(path: keyFilePath))
+    }
+
+    func testCreateRefusesAnExistingFileThatHoldsNoKeyAndMakesNothing() throws {
+        _ = FileManager.default.createFile(atPath: keyFilePath, contents: Data("my-own-key-material-0123456789\n".utf8), attributes: [.posixPermissions: 0o600])
+        assertVaultError(.invalidInput) { _ = try Vault.create(at: self.vaultPath, key: .keyFile(path: self.keyFilePath), kdf: .insecureForTesting()) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: vaultPath + "/config.sqlite"))
     }
 }
