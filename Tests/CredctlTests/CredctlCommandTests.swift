@@ -45,8 +45,8 @@ final class CredctlCommandTests: CredctlTestCase {
         let resolve = try locked.run("resolve", "web 1 ✓")
         assertStatus(resolve, 77)
         XCTAssertEqual(resolve.stderr, """
-            credctl: error: The vault is locked and there is no terminal to ask for its passphrase.
-            credctl: hint: Give --passphrase-file FILE or --key-file FILE (or set CREDCTL_PASSPHRASE_FILE / CREDCTL_KEY_FILE).
+            credctl: error: The vault is locked: it unlocks with a key file on this device and no key file was given (none at \(directory)/.config/credctl/key).
+            credctl: hint: Give --key-file FILE, set CREDCTL_KEY_FILE, or keep the key file at \(directory)/.config/credctl/key.
 
             """)
     }
