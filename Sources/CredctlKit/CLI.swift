@@ -48,6 +48,9 @@ public enum CLI {
             if let spec = error.command {
                 Output.err("Usage: " + spec.usage.map { "credctl " + $0 }.joined(separator: "\n       ") + "\n")
                 Output.err("credctl: hint: see 'credctl help \(spec.name)'.\n")
+            } else if let group = error.group {
+                Output.err("Commands:\n" + Help.commandList(group: group).joined(separator: "\n") + "\n")
+                Output.err("credctl: hint: see 'credctl help \(group)'.\n")
             } else {
                 Output.err("credctl: hint: see 'credctl help'.\n")
             }
@@ -78,10 +81,12 @@ public enum CLI {
         if topic == ["--man"] { Output.out(ManPage.render()); return }
         if let command = CommandTable.all.first(where: { $0.spec.path == topic }) {
             Output.out(Help.text(for: command.spec))
-        } else if CommandTable.all.contains(where: { $0.spec.path.first == topic[0] }) && topic.count == 1 {
+        } else if CommandTable.groups.contains(topic[0]) && topic.count == 1 {
             Output.out(Help.index(group: topic[0]))
         } else {
-            throw UsageError("No help for '\(topic.joined(separator: " "))': there is no such command.")
+            let paths = CommandTable.all.map { $0.spec.path } + CommandTable.groups.map { [$0] }
+            let near = Suggestion.nearestCommands(to: topic, among: paths).map { $0.joined(separator: " ") }
+            throw UsageError(Suggestion.message("No help for '\(topic.joined(separator: " "))': there is no such command", suggesting: near))
         }
     }
 }

@@ -14,6 +14,9 @@ struct CommandSpec: Sendable {
 
     /// `["host", "add"]`
     let path: [String]
+    /// One line for command lists (`credctl help`, completion descriptions): a whole phrase,
+    /// never an overview cut short.
+    let summary: String
     let overview: String
     /// Synopsis lines after `credctl`.
     let usage: [String]

@@ -11,4 +11,10 @@ enum CommandTable {
         SSHCommand.self, RunCommand.self, InjectCommand.self, ImportKeyringCommand.self, ImportSSHConfigCommand.self, ExportSSHConfigCommand.self,
         CompletionCommand.self,
     ]}
+
+    /// The groups of subcommands (`host`, `identity`, …), in help order.
+    static var groups: [String] {
+        var seen: Set<String> = []
+        return all.map { $0.spec.path }.filter { $0.count > 1 }.map { $0[0] }.filter { seen.insert($0).inserted }
+    }
 }

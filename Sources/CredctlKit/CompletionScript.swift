@@ -83,7 +83,7 @@ enum CompletionScript {
         for spec in specs {
             let condition: String
             if spec.path.count > 1 {
-                lines.append("complete -c credctl -n '__fish_seen_subcommand_from \(spec.path[0]); and not __fish_seen_subcommand_from \(specs.filter { $0.path.count > 1 && $0.path[0] == spec.path[0] }.map { $0.path[1] }.joined(separator: " "))' -a '\(spec.path[1])' -d '\(fishQuoted(Help.firstSentence(spec.overview)))'")
+                lines.append("complete -c credctl -n '__fish_seen_subcommand_from \(spec.path[0]); and not __fish_seen_subcommand_from \(specs.filter { $0.path.count > 1 && $0.path[0] == spec.path[0] }.map { $0.path[1] }.joined(separator: " "))' -a '\(spec.path[1])' -d '\(fishQuoted(spec.summary))'")
                 condition = "__fish_seen_subcommand_from \(spec.path[0]); and __fish_seen_subcommand_from \(spec.path[1])"
             } else {
                 condition = "__fish_seen_subcommand_from \(spec.path[0])"

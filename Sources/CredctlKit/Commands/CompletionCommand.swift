@@ -1,6 +1,7 @@
 struct CompletionCommand: Command {
     static let spec = CommandSpec(
         path: ["completion"],
+        summary: "Print a shell completion script for bash, zsh or fish.",
         overview: "Print a shell completion script for bash, zsh or fish.",
         usage: ["completion bash|zsh|fish"],
         options: [],

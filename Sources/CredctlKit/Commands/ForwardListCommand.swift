@@ -4,6 +4,7 @@ import CredentialVault
 struct ForwardListCommand: Command {
     static let spec = CommandSpec(
         path: ["forward", "list"],
+        summary: "List port forwards, of all hosts or of one.",
         overview: "List port forwards, of all hosts or of one.",
         usage: ["forward list [HOST_LABEL] [--json]"],
         options: [],

@@ -4,6 +4,7 @@ import CredentialVault
 struct ForwardRemoveCommand: Command {
     static let spec = CommandSpec(
         path: ["forward", "rm"],
+        summary: "Remove a port forward by its id (see forward list).",
         overview: "Remove a port forward by its id (see forward list).",
         usage: ["forward rm ID"],
         options: [],

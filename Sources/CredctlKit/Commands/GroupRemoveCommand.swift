@@ -4,6 +4,7 @@ import CredentialVault
 struct GroupRemoveCommand: Command {
     static let spec = CommandSpec(
         path: ["group", "rm"],
+        summary: "Remove a group; its hosts and subgroups move up to its parent.",
         overview: "Remove a group. Its hosts and subgroups move up to its parent (or to the top level); nothing else is removed.",
         usage: ["group rm LABEL"],
         options: [],

@@ -3,6 +3,7 @@ import CredentialVault
 struct HostAddCommand: Command {
     static let spec = CommandSpec(
         path: ["host", "add"],
+        summary: "Add a host.",
         overview: "Add a host. A password is read from standard input with --password-stdin, never from the command line; it is sealed before the host refers to it.",
         usage: ["host add LABEL --hostname H [--port N] [--user U] [--auth METHOD] [--password-stdin] [--identity LABEL] [--group LABEL] [--jump LABEL]"],
         options: HostOptions.shared,

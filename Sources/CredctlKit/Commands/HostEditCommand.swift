@@ -3,6 +3,7 @@ import CredentialVault
 struct HostEditCommand: Command {
     static let spec = CommandSpec(
         path: ["host", "edit"],
+        summary: "Change a host.",
         overview: "Change a host. Only the options given change. --password-stdin replaces the password; --no-password removes it (leaving a deletion marker).",
         usage: ["host edit LABEL [--label NEW] [--hostname H] [--port N] [--user U] [--auth METHOD] [--password-stdin | --no-password]",
                 "                [--identity LABEL | --no-identity] [--group LABEL | --no-group] [--jump LABEL | --no-jump] [--no-user]"],

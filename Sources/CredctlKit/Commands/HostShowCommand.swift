@@ -4,6 +4,7 @@ import CredentialVault
 struct HostShowCommand: Command {
     static let spec = CommandSpec(
         path: ["host", "show"],
+        summary: "Show one host (never its password).",
         overview: "Show one host. Never prints a secret; --json includes the reference key of its password.",
         usage: ["host show LABEL [--json]"],
         options: [],

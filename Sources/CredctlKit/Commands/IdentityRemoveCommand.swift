@@ -4,6 +4,7 @@ import CredentialVault
 struct IdentityRemoveCommand: Command {
     static let spec = CommandSpec(
         path: ["identity", "rm"],
+        summary: "Remove an identity with its sealed key and passphrase.",
         overview: "Remove an identity and its sealed key and passphrase (leaving deletion markers). Refused while hosts use it.",
         usage: ["identity rm LABEL"],
         options: [],

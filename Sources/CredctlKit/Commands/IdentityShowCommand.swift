@@ -4,6 +4,7 @@ import CredentialVault
 struct IdentityShowCommand: Command {
     static let spec = CommandSpec(
         path: ["identity", "show"],
+        summary: "Show one identity and its public key.",
         overview: "Show one identity and its public key. Never prints the private key or passphrase.",
         usage: ["identity show LABEL [--json]"],
         options: [],

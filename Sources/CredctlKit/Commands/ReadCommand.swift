@@ -3,6 +3,7 @@ import CredentialVault
 struct ReadCommand: Command {
     static let spec = CommandSpec(
         path: ["read"],
+        summary: "Print one secret's bytes exactly, with no newline added.",
         overview: "Print one secret's bytes exactly, with no newline added. REF is a reference key (host.<uuid>.password) or a cred:// address. Refuses to print to a terminal unless --force-tty is given: pipe it instead.",
         usage: ["read REF [--force-tty]"],
         options: [.init(name: "--force-tty", value: nil, help: "Print the secret even though standard output is a terminal.")],

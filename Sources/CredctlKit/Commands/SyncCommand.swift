@@ -3,6 +3,7 @@ import CredentialVault
 struct SyncCommand: Command {
     static let spec = CommandSpec(
         path: ["sync"],
+        summary: "Run one sync round: fetch and merge, then send this device's changes.",
         overview: "Run one sync round with the remote: fetch and merge what other devices published, then send this device's changes. Needs no unlocking. Exits 69 when the remote cannot be reached and 77 when it refuses this device's credentials (local work is unaffected either way).",
         usage: ["sync [--zone config|secrets] [--compact] [--json]"],
         options: [.init(name: "--zone", value: "ZONE", help: "Only this zone: config or secrets."),
