@@ -3,7 +3,10 @@
 /// Global options may appear anywhere. The command is the longest run of leading words that
 /// names an entry in the dispatch table. After `--`, every word is positional.
 struct ArgumentParser {
+    /// The commands people type: matched, and suggested for a mistyped one.
     let commands: [any Command.Type]
+    /// Commands for credctl's own scripts: matched, never suggested.
+    var hidden: [any Command.Type] = []
 
     enum Result {
         case run(any Command.Type, ParsedCommand, GlobalOptions)
@@ -28,7 +31,7 @@ struct ArgumentParser {
         if globals.version { return .version }
         if rest.first == "help" { return .help(topic: Array(rest.dropFirst()), globals) }
         let words = rest.prefix { !$0.hasPrefix("-") }
-        guard let command = commands.filter({ words.starts(with: $0.spec.path) }).max(by: { $0.spec.path.count < $1.spec.path.count }) else {
+        guard let command = (commands + hidden).filter({ words.starts(with: $0.spec.path) }).max(by: { $0.spec.path.count < $1.spec.path.count }) else {
             if globals.help || rest.isEmpty { return .help(topic: Array(words), globals) }
             if let first = rest.first, first.hasPrefix("-") {
                 throw UsageError(Suggestion.message("Unknown option \(first)", suggesting: Suggestion.nearest(first, among: GlobalOptions.names)))

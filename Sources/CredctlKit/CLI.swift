@@ -31,7 +31,7 @@ public enum CLI {
     }
 
     private static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
-        let parser = ArgumentParser(commands: CommandTable.all)
+        let parser = ArgumentParser(commands: CommandTable.all, hidden: CommandTable.hidden)
         do {
             switch try parser.parse(arguments) {
             case .version:
@@ -68,7 +68,7 @@ public enum CLI {
     }
 
     private static func isOwnWord(_ word: String) -> Bool {
-        word.hasPrefix("-") || word == "help" || CommandTable.all.contains { $0.spec.path.first == word }
+        word.hasPrefix("-") || word == "help" || (CommandTable.all + CommandTable.hidden).contains { $0.spec.path.first == word }
     }
 
     private static func report(_ message: String, hint: String?) {
@@ -79,7 +79,7 @@ public enum CLI {
     private static func printHelp(_ topic: [String]) throws {
         if topic.isEmpty { Output.out(Help.index(group: nil)); return }
         if topic == ["--man"] { Output.out(ManPage.render()); return }
-        if let command = CommandTable.all.first(where: { $0.spec.path == topic }) {
+        if let command = (CommandTable.all + CommandTable.hidden).first(where: { $0.spec.path == topic }) {
             Output.out(Help.text(for: command.spec))
         } else if CommandTable.groups.contains(topic[0]) && topic.count == 1 {
             Output.out(Help.index(group: topic[0]))

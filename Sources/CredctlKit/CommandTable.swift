@@ -12,6 +12,10 @@ enum CommandTable {
         CompletionCommand.self,
     ]}
 
+    /// Commands for credctl's own scripts, not for people: dispatched like the others, but left
+    /// out of help, the man page, the completion lists and "did you mean" suggestions.
+    static var hidden: [any Command.Type] { [CompleteCommand.self] }
+
     /// The groups of subcommands (`host`, `identity`, …), in help order.
     static var groups: [String] {
         var seen: Set<String> = []

@@ -73,6 +73,7 @@ final class CommandSuggestionTests: CredctlTestCase {
         XCTAssertTrue(index.contains("  import ssh-config     Import the Host blocks of an ssh_config file (default ~/.ssh/config).\n"))
         let fish = try credctl.run("completion", "fish").output
         XCTAssertTrue(fish.contains("-a 'ssh-config' -d 'Import the Host blocks of an ssh_config file (default ~/.ssh/config).'"), fish)
+        XCTAssertTrue(fish.contains("-a 'inject' -d 'Render a template, replacing each {{ cred://… }} with its secret.'"), fish)
         // The man page carries each overview in full.
         XCTAssertTrue(try credctl.run("help", "--man").output.contains("Import the Host blocks of an ssh_config file (default ~/.ssh/config, its Include lines followed) as hosts."))
     }

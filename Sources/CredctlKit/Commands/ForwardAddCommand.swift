@@ -13,7 +13,8 @@ struct ForwardAddCommand: Command {
             .init(name: "--dynamic", value: "SPEC", help: "A local SOCKS proxy through the server (ssh -D)."),
         ],
         positionals: 1...1,
-        examples: ["credctl forward add web-1 --local 8080:localhost:80", "credctl forward add bastion --dynamic 127.0.0.1:1080"])
+        examples: ["credctl forward add web-1 --local 8080:localhost:80", "credctl forward add bastion --dynamic 127.0.0.1:1080"],
+        argument: .hosts)
 
     let hostLabel: String
     let kind: ForwardKind

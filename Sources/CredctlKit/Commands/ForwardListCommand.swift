@@ -10,7 +10,8 @@ struct ForwardListCommand: Command {
         options: [],
         positionals: 0...1,
         examples: ["credctl forward list", "credctl forward list web-1 --json"],
-        printsData: true)
+        printsData: true,
+        argument: .hosts)
 
     let hostLabel: String?
 

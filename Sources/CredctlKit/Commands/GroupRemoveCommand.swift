@@ -9,7 +9,8 @@ struct GroupRemoveCommand: Command {
         usage: ["group rm LABEL"],
         options: [],
         positionals: 1...1,
-        examples: ["credctl group rm staging"])
+        examples: ["credctl group rm staging"],
+        argument: .groups)
 
     let label: String
 

@@ -16,7 +16,8 @@ struct HostEditCommand: Command {
             .init(name: "--no-jump", value: nil, help: "Connect directly."),
         ],
         positionals: 1...1,
-        examples: ["credctl host edit web-1 --port 2222", "printf %s \"$NEW_PW\" | credctl host edit web-1 --password-stdin", "credctl host edit web-1 --no-password --auth agent"])
+        examples: ["credctl host edit web-1 --port 2222", "printf %s \"$NEW_PW\" | credctl host edit web-1 --password-stdin", "credctl host edit web-1 --no-password --auth agent"],
+        argument: .hosts)
 
     let parsed: ParsedCommand
     let port: Int?

@@ -9,7 +9,8 @@ struct HostRemoveCommand: Command {
         usage: ["host rm LABEL"],
         options: [],
         positionals: 1...1,
-        examples: ["credctl host rm web-1"])
+        examples: ["credctl host rm web-1"],
+        argument: .hosts)
 
     let label: String
 

@@ -10,7 +10,8 @@ struct HostShowCommand: Command {
         options: [],
         positionals: 1...1,
         examples: ["credctl host show web-1", "credctl host show web-1 --json"],
-        printsData: true)
+        printsData: true,
+        argument: .hosts)
 
     let label: String
 

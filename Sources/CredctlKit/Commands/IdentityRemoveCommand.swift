@@ -9,7 +9,8 @@ struct IdentityRemoveCommand: Command {
         usage: ["identity rm LABEL"],
         options: [],
         positionals: 1...1,
-        examples: ["credctl identity rm old-laptop"])
+        examples: ["credctl identity rm old-laptop"],
+        argument: .identities)
 
     let label: String
 

@@ -10,7 +10,8 @@ struct IdentityShowCommand: Command {
         options: [],
         positionals: 1...1,
         examples: ["credctl identity show laptop", "credctl identity show laptop --json"],
-        printsData: true)
+        printsData: true,
+        argument: .identities)
 
     let label: String
 

@@ -10,7 +10,8 @@ struct InitCommand: Command {
                 "init --join DIR|s3://BUCKET/PREFIX [--endpoint URL] [--region REGION] [--path-style] [--allow-insecure-http] [--recovery-key-file FILE | --confirm CODE] [--wait [SECONDS]] [--name NAME] [--keyring] [--secret-backend sqlite|keyring] [--passphrase-file FILE | --key-file FILE]"],
         options: [.init(name: "--join", value: "REMOTE", help: "Join the vault whose remote is REMOTE: a directory, or s3://BUCKET/PREFIX with the S3 options.")] + JoinOptions.options + RemoteOptions.options + [
                   .init(name: "--keyring", value: nil, help: "Also unlock through the desktop keyring on this device (the passphrase or key file stays as the fallback)."),
-                  .init(name: "--secret-backend", value: "NAME", help: "Where sealed secret bodies are kept: sqlite (the default; in secrets.sqlite) or keyring (items of the desktop keyring).")],
+                  .init(name: "--secret-backend", value: "NAME", help: "Where sealed secret bodies are kept: sqlite (the default; in secrets.sqlite) or keyring (items of the desktop keyring).",
+                        completion: .words(["sqlite", "keyring"]))],
         positionals: 0...0,
         examples: ["credctl init", "credctl init --key-file", "credctl init --vault /srv/vault --key-file /etc/credctl/key",
                    "credctl init --keyring --secret-backend keyring",

@@ -9,7 +9,8 @@ struct ReadCommand: Command {
         options: [.init(name: "--force-tty", value: nil, help: "Print the secret even though standard output is a terminal.")],
         positionals: 1...1,
         examples: ["credctl read cred://host/web-1/password | xclip -selection clipboard",
-                   "credctl read cred://identity/deploy/privkey > /dev/shm/key", "credctl read host.3f0c1d2e-8a5b-4c6d-9e7f-0a1b2c3d4e5f.password | wc -c"])
+                   "credctl read cred://identity/deploy/privkey > /dev/shm/key", "credctl read host.3f0c1d2e-8a5b-4c6d-9e7f-0a1b2c3d4e5f.password | wc -c"],
+        argument: .addresses)
 
     let reference: String
     let forceTerminal: Bool

@@ -12,7 +12,8 @@ struct ResolveCommand: Command {
         ],
         positionals: 1...1,
         examples: ["credctl resolve web-1", "credctl resolve web-1 --json", "credctl resolve web-1 --json --reveal | jq -r .auth.secret"],
-        printsData: true)
+        printsData: true,
+        argument: .hosts)
 
     let label: String
     let reveal: Bool

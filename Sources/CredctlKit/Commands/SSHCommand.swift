@@ -11,7 +11,8 @@ struct SSHCommand: Command {
         options: [.init(name: "--agent-lifetime", value: "SECONDS", help: "Add keys to the running ssh-agent ($SSH_AUTH_SOCK) for SECONDS instead of a private agent.")],
         positionals: 1...Int.max,
         examples: ["credctl ssh web-1", "credctl ssh db -- uptime", "credctl ssh web-1 -- -v -o ConnectTimeout=5 systemctl status nginx",
-                   "credctl ssh bastion --agent-lifetime 600"])
+                   "credctl ssh bastion --agent-lifetime 600"],
+        argument: .hosts)
 
     let label: String
     let commandLine: SSHCommandLine

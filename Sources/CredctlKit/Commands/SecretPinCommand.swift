@@ -9,7 +9,8 @@ struct SecretPinCommand: Command {
         options: [.init(name: "--device-only", value: nil, help: "Keep the secret on this device only."),
                   .init(name: "--syncable", value: nil, help: "Let the secret sync to the vault's other devices.")],
         positionals: 1...1,
-        examples: ["credctl secret pin cred://host/bastion/password --device-only", "credctl secret pin cred://identity/deploy/privkey --syncable"])
+        examples: ["credctl secret pin cred://host/bastion/password --device-only", "credctl secret pin cred://identity/deploy/privkey --syncable"],
+        argument: .addresses)
 
     let reference: String
     let deviceOnly: Bool

@@ -8,7 +8,8 @@ struct UnlockMethodAddCommand: Command {
         usage: ["unlock-method add passphrase [--new-passphrase-file FILE]", "unlock-method add keyfile [--new-key-file FILE]", "unlock-method add keyring"],
         options: [NewPassphrase.option, .init(name: "--new-key-file", value: "FILE", help: "The key file to add (created, mode 0600, if it does not exist).")],
         positionals: 1...1,
-        examples: ["credctl unlock-method add keyfile", "credctl unlock-method add keyfile --new-key-file /etc/credctl/key", "credctl --key-file ~/.config/credctl/key unlock-method add passphrase"])
+        examples: ["credctl unlock-method add keyfile", "credctl unlock-method add keyfile --new-key-file /etc/credctl/key", "credctl --key-file ~/.config/credctl/key unlock-method add passphrase"],
+        argument: .words(["passphrase", "keyfile", "keyring"]))
 
     let method: String
     let parsed: ParsedCommand

@@ -8,7 +8,8 @@ struct UnlockMethodRemoveCommand: Command {
         usage: ["unlock-method remove passphrase|keyfile|keyring"],
         options: [],
         positionals: 1...1,
-        examples: ["credctl unlock-method remove passphrase"])
+        examples: ["credctl unlock-method remove passphrase"],
+        argument: .words(["passphrase", "keyfile", "keyring"]))
 
     let method: String
 

@@ -8,7 +8,8 @@ struct UnlockMethodSetCommand: Command {
         usage: ["unlock-method set keyring"],
         options: [],
         positionals: 1...1,
-        examples: ["credctl unlock-method set keyring"])
+        examples: ["credctl unlock-method set keyring"],
+        argument: .words(["keyring"]))
 
     init(_ parsed: ParsedCommand) throws {
         guard parsed.positionals[0] == "keyring" else {
