@@ -3,7 +3,10 @@
 /// Global options may appear anywhere. The command is the longest run of leading words that
 /// names an entry in the dispatch table. After `--`, every word is positional.
 struct ArgumentParser {
+    /// The commands people type: matched, and suggested for a mistyped one.
     let commands: [any Command.Type]
+    /// Commands for credctl's own scripts: matched, never suggested.
+    var hidden: [any Command.Type] = []
 
     enum Result {
         case run(any Command.Type, ParsedCommand, GlobalOptions)
@@ -28,15 +31,32 @@ struct ArgumentParser {
         if globals.version { return .version }
         if rest.first == "help" { return .help(topic: Array(rest.dropFirst()), globals) }
         let words = rest.prefix { !$0.hasPrefix("-") }
-        guard let command = commands.filter({ words.starts(with: $0.spec.path) }).max(by: { $0.spec.path.count < $1.spec.path.count }) else {
+        guard let command = (commands + hidden).filter({ words.starts(with: $0.spec.path) }).max(by: { $0.spec.path.count < $1.spec.path.count }) else {
             if globals.help || rest.isEmpty { return .help(topic: Array(words), globals) }
-            if let first = rest.first, first.hasPrefix("-") { throw UsageError("Unknown option \(first).") }
-            let isGroup = commands.contains { $0.spec.path.first == words.first }
-            throw UsageError(isGroup ? "'\(words.joined(separator: " "))' needs a subcommand." : "Unknown command '\(words.first ?? "")'.")
+            if let first = rest.first, first.hasPrefix("-") {
+                throw UsageError(Suggestion.message("Unknown option \(first)", suggesting: Suggestion.nearest(first, among: GlobalOptions.names)))
+            }
+            throw unknownCommand(Array(words))
         }
         if globals.help { return .help(topic: command.spec.path, globals) }
         let parsed = try parseOptions(Array(rest.dropFirst(command.spec.path.count)), spec: command.spec, globals: globals)
         return .run(command, parsed, globals)
+    }
+
+    /// A command line whose words name no command: a group without its subcommand lists the
+    /// group's commands; anything else gets the nearest commands, if any are near.
+    private func unknownCommand(_ words: [String]) -> UsageError {
+        let paths = commands.map { $0.spec.path }
+        if let group = words.first, paths.contains(where: { $0.count > 1 && $0[0] == group }) {
+            guard words.count > 1 else { return UsageError("'\(group)' needs a subcommand.", group: group) }
+            let subcommands = paths.filter { $0.count > 1 && $0[0] == group }.map { $0[1] }
+            let near = Suggestion.nearest(words[1], among: subcommands).map { "\(group) \($0)" }
+            return UsageError(Suggestion.message("Unknown command '\(group) \(words[1])'", suggesting: near), group: group)
+        }
+        var seen: Set<[String]> = []
+        let groups = paths.filter { $0.count > 1 }.map { [$0[0]] }.filter { seen.insert($0).inserted }
+        let near = Suggestion.nearestCommands(to: words, among: paths + groups + [["help"]]).map { $0.joined(separator: " ") }
+        return UsageError(Suggestion.message("Unknown command '\(words[0])'", suggesting: near))
     }
 
     private func parseOptions(_ tokens: [String], spec: CommandSpec, globals: GlobalOptions) throws -> ParsedCommand {
@@ -53,7 +73,8 @@ struct ArgumentParser {
             if token == "--" { positionalOnly = true; continue }
             let (name, inline) = GlobalOptions.split(token)
             guard let option = spec.option(named: name) else {
-                throw UsageError("Unknown option \(name) for '\(spec.name)'.", command: spec)
+                let known = spec.options.map(\.name) + GlobalOptions.names
+                throw UsageError(Suggestion.message("Unknown option \(name) for '\(spec.name)'", suggesting: Suggestion.nearest(name, among: known)), command: spec)
             }
             if option.value == nil {
                 guard inline == nil else { throw UsageError("\(name) takes no value.", command: spec) }

@@ -32,7 +32,7 @@ public enum CLI {
     }
 
     private static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
-        let parser = ArgumentParser(commands: CommandTable.all)
+        let parser = ArgumentParser(commands: CommandTable.all, hidden: CommandTable.hidden)
         do {
             switch try parser.parse(arguments) {
             case .version:
@@ -58,9 +58,13 @@ public enum CLI {
     private static func report(for error: any Error) -> ErrorReport {
         switch error {
         case let error as UsageError:
-            var report = ErrorReport(code: "usage", message: error.message,
-                                     hint: "see 'credctl help\(error.command.map { " " + $0.name } ?? "")'.", status: ExitStatus.usage)
-            if let spec = error.command { report.details = ["Usage: " + spec.usage.map { "credctl " + $0 }.joined(separator: "\n       ")] }
+            let topic = error.command.map { " " + $0.name } ?? error.group.map { " " + $0 } ?? ""
+            var report = ErrorReport(code: "usage", message: error.message, hint: "see 'credctl help\(topic)'.", status: ExitStatus.usage)
+            if let spec = error.command {
+                report.details = ["Usage: " + spec.usage.map { "credctl " + $0 }.joined(separator: "\n       ")]
+            } else if let group = error.group {
+                report.details = ["Commands:\n" + Help.commandList(group: group).joined(separator: "\n")]
+            }
             return report
         case let error as CLIError:
             return ErrorReport(code: ErrorReport.code(forStatus: error.status), message: error.message, hint: error.hint, status: error.status)
@@ -71,7 +75,7 @@ public enum CLI {
     }
 
     private static func isOwnWord(_ word: String) -> Bool {
-        word.hasPrefix("-") || word == "help" || CommandTable.all.contains { $0.spec.path.first == word }
+        word.hasPrefix("-") || word == "help" || (CommandTable.all + CommandTable.hidden).contains { $0.spec.path.first == word }
     }
 
     private static func report(_ message: String, hint: String?) {
@@ -81,12 +85,14 @@ public enum CLI {
     private static func printHelp(_ topic: [String]) throws {
         if topic.isEmpty { Output.out(Help.index(group: nil)); return }
         if topic == ["--man"] { Output.out(ManPage.render()); return }
-        if let command = CommandTable.all.first(where: { $0.spec.path == topic }) {
+        if let command = (CommandTable.all + CommandTable.hidden).first(where: { $0.spec.path == topic }) {
             Output.out(Help.text(for: command.spec))
-        } else if CommandTable.all.contains(where: { $0.spec.path.first == topic[0] }) && topic.count == 1 {
+        } else if CommandTable.groups.contains(topic[0]) && topic.count == 1 {
             Output.out(Help.index(group: topic[0]))
         } else {
-            throw UsageError("No help for '\(topic.joined(separator: " "))': there is no such command.")
+            let paths = CommandTable.all.map { $0.spec.path } + CommandTable.groups.map { [$0] }
+            let near = Suggestion.nearestCommands(to: topic, among: paths).map { $0.joined(separator: " ") }
+            throw UsageError(Suggestion.message("No help for '\(topic.joined(separator: " "))': there is no such command", suggesting: near))
         }
     }
 }

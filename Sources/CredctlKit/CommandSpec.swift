@@ -10,10 +10,15 @@ struct CommandSpec: Sendable {
         /// The value may be left out (`--wait [SECONDS]`): then only a number that follows is
         /// taken as it, and the option reads as a flag otherwise.
         var optionalNumber = false
+        /// What a shell completes for the value.
+        var completion: ArgumentCompletion? = nil
     }
 
     /// `["host", "add"]`
     let path: [String]
+    /// One line for command lists (`credctl help`, completion descriptions): a whole phrase,
+    /// never an overview cut short.
+    let summary: String
     let overview: String
     /// Synopsis lines after `credctl`.
     let usage: [String]
@@ -23,6 +28,8 @@ struct CommandSpec: Sendable {
     let examples: [String]
     /// Whether the command prints data (and so accepts `--json`).
     var printsData = false
+    /// What a shell completes for the first positional argument.
+    var argument: ArgumentCompletion? = nil
 
     var name: String { path.joined(separator: " ") }
 

@@ -11,4 +11,14 @@ enum CommandTable {
         SSHCommand.self, RunCommand.self, InjectCommand.self, ImportKeyringCommand.self, ImportSSHConfigCommand.self, ExportSSHConfigCommand.self,
         CompletionCommand.self,
     ]}
+
+    /// Commands for credctl's own scripts, not for people: dispatched like the others, but left
+    /// out of help, the man page, the completion lists and "did you mean" suggestions.
+    static var hidden: [any Command.Type] { [CompleteCommand.self] }
+
+    /// The groups of subcommands (`host`, `identity`, …), in help order.
+    static var groups: [String] {
+        var seen: Set<String> = []
+        return all.map { $0.spec.path }.filter { $0.count > 1 }.map { $0[0] }.filter { seen.insert($0).inserted }
+    }
 }

@@ -17,6 +17,9 @@ struct GlobalOptions: Sendable {
         .init(name: "--help", value: nil, help: "Show help for the command."),
     ]
 
+    /// Every global option's name, `--version` included.
+    static var names: [String] { specs.map(\.name) + ["--version"] }
+
     /// Consumes a global option at `tokens[index]`; returns how many tokens it used (0 if the
     /// token is not a global option).
     mutating func consume(_ tokens: [String], at index: Int) throws -> Int {

@@ -15,13 +15,11 @@ enum Help {
 
     /// The index for `credctl`, or for a group such as `credctl host`.
     static func index(group: String?) -> String {
-        let specs = CommandTable.all.map { $0.spec }.filter { group == nil || $0.path.first == group }
-        let width = (specs.map { $0.name.count }.max() ?? 0) + 2
         var lines = [
             "OVERVIEW: credctl keeps SSH hosts and identities in config that syncs freely, and their passwords and keys sealed on a separate track.",
-            "", "USAGE:", "  credctl [--vault DIR] [--passphrase-file FILE | --key-file FILE] COMMAND [OPTIONS]", "", "COMMANDS:",
+            "", "USAGE:", "  credctl [--vault DIR] [--passphrase-file FILE | --key-file FILE] \(group.map { $0 + " " } ?? "")COMMAND [OPTIONS]", "", "COMMANDS:",
         ]
-        lines += specs.map { "  " + $0.name.padding(width) + firstSentence($0.overview) }
+        lines += commandList(group: group)
         lines += ["", "OPTIONS:"] + GlobalOptions.specs.map { "  " + optionTitle($0).padding(26) + $0.help }
         lines += ["  --version".padding(28) + "Print the version."]
         if group == nil {
@@ -29,7 +27,7 @@ enum Help {
             lines += ["", "ENVIRONMENT:"] + ReferenceText.environment.map { "  " + $0.name.padding(26) + $0.meaning }
             lines += ["", "EXIT STATUS:"] + ReferenceText.exitStatuses.map { "  " + String($0.status).padding(4) + $0.meaning }
         }
-        lines += ["", "See 'credctl help COMMAND' for a command's options and examples; 'credctl help --man' prints this as a man page."]
+        lines += ["", "See 'credctl help COMMAND' for a command's options and examples, 'credctl help GROUP' for the commands of a group such as host; 'credctl help --man' prints this as a man page."]
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -37,8 +35,10 @@ enum Help {
         option.value.map { "\(option.name) \($0)" } ?? option.name
     }
 
-    static func firstSentence(_ text: String) -> String {
-        guard let end = text.firstIndex(of: ".") else { return text }
-        return String(text[...end])
+    /// One line per command, its name and summary: every command, or those of one group.
+    static func commandList(group: String?) -> [String] {
+        let specs = CommandTable.all.map { $0.spec }.filter { group == nil || $0.path.first == group }
+        let width = (specs.map { $0.name.count }.max() ?? 0) + 2
+        return specs.map { "  " + $0.name.padding(width) + $0.summary }
     }
 }

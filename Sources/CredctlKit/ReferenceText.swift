@@ -12,7 +12,7 @@ enum ReferenceText {
     static let exitStatuses: [(status: Int32, meaning: String)] = [
         (ExitStatus.success, "Success."),
         (ExitStatus.failure, "Any other failure."),
-        (ExitStatus.usage, "Usage error: unknown command or option, missing argument, a secret refused on a terminal."),
+        (ExitStatus.usage, "Usage error: unknown command or option (the nearest known ones are suggested), a command group without its subcommand (its commands are listed), missing argument, a secret refused on a terminal."),
         (ExitStatus.dataError, "Bad input data: malformed key file, invalid label, invalid reference, duplicate label."),
         (ExitStatus.notFound, "Not found: no such vault, host, identity or reference; also no credential configured, and deleted."),
         (ExitStatus.unavailable, "A needed service is unavailable (remote, keyring)."),

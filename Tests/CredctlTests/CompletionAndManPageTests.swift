@@ -4,23 +4,9 @@ import XCTest
 /// Completion scripts load in real shells and complete real commands; the shipped man page is
 /// exactly what `credctl help --man` prints and renders without groff warnings.
 final class CompletionAndManPageTests: CredctlTestCase {
-    private func shell(_ path: String, _ script: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-c", script]
-        process.environment = ["PATH": (CredctlRunner.binary as NSString).deletingLastPathComponent + ":/usr/bin:/bin", "HOME": directory]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     func testBashCompletesCommandsSubcommandsAndOptions() throws {
         func complete(_ words: String) throws -> String {
-            try shell("/bin/bash", """
+            try runShell("/bin/bash", """
                 source <(credctl completion bash)
                 COMP_WORDS=(\(words)); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _credctl; echo "${COMPREPLY[*]}"
                 """).output
@@ -34,12 +20,12 @@ final class CompletionAndManPageTests: CredctlTestCase {
     }
 
     func testZshAndFishLoadTheirScripts() throws {
-        let zsh = try shell("/usr/bin/zsh", "autoload -U compinit && compinit -u -d \(directory)/zcompdump; source <(credctl completion zsh) && echo loaded")
+        let zsh = try runShell("/usr/bin/zsh", "autoload -U compinit && compinit -u -d \(directory)/zcompdump; source <(credctl completion zsh) && echo loaded")
         XCTAssertEqual(zsh.output, "loaded\n", zsh.output)
-        let fish = try shell("/usr/bin/fish", "credctl completion fish | source; and complete -C 'credctl host ad'")
+        let fish = try runShell("/usr/bin/fish", "credctl completion fish | source; and complete -C 'credctl host ad'")
         XCTAssertEqual(fish.status, 0, fish.output)
         XCTAssertTrue(fish.output.hasPrefix("add\t"), fish.output)
-        let options = try shell("/usr/bin/fish", "credctl completion fish | source; and complete -C 'credctl host add web --hostn'")
+        let options = try runShell("/usr/bin/fish", "credctl completion fish | source; and complete -C 'credctl host add web --hostn'")
         XCTAssertTrue(options.output.hasPrefix("--hostname\t"), options.output)
     }
 
@@ -55,7 +41,7 @@ final class CompletionAndManPageTests: CredctlTestCase {
         let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("man/credctl.1")
         XCTAssertEqual(generated.output, try String(contentsOf: shipped, encoding: .utf8), "run `make man` to regenerate man/credctl.1")
-        let groff = try shell("/bin/bash", "groff -man -Tutf8 -ww -z '\(shipped.path)' && echo clean")
+        let groff = try runShell("/bin/bash", "groff -man -Tutf8 -ww -z '\(shipped.path)' && echo clean")
         XCTAssertEqual(groff.output, "clean\n", groff.output)
         for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "GLOBAL OPTIONS", "ENVIRONMENT", "EXIT STATUS", "FILES"] {
             XCTAssertTrue(generated.output.contains(".SH \(section)"), section)

@@ -3,6 +3,7 @@ import CredentialVault
 struct ConflictsShowCommand: Command {
     static let spec = CommandSpec(
         path: ["conflicts", "show"],
+        summary: "Show one entry of conflicts list in full.",
         overview: "Show one entry of conflicts list in full: what was kept, what it lost to, from which device and when. With --reveal, a kept secret version is printed instead, its bytes exactly, under the rules of read: refused onto a terminal unless --force-tty is given, and the vault must be unlocked. A config value (c1, c2 and so on) holds no secret to reveal.",
         usage: ["conflicts show ID [--json]", "conflicts show ID --reveal [--force-tty]"],
         options: [.init(name: "--reveal", value: nil, help: "Print the kept secret version's bytes (as read does)."),

@@ -3,6 +3,7 @@ import CredentialVault
 struct DeviceApproveCommand: Command {
     static let spec = CommandSpec(
         path: ["device", "approve"],
+        summary: "Make the device asking to join with code CODE a member.",
         overview: "Make the device asking to join with verification code CODE a member of the vault: it is given the vault's keys. Check first that CODE is the code the joining device printed; on a terminal the code and the device's name are shown and you are asked, unless --yes. Prints the confirmation code to type on the joining device.",
         usage: ["device approve CODE [--yes]"],
         options: [.init(name: "--yes", value: nil, help: "Do not ask; approve at once.")],

@@ -3,6 +3,7 @@ import CredentialVault
 struct DeviceRejectCommand: Command {
     static let spec = CommandSpec(
         path: ["device", "reject"],
+        summary: "Remove the join request with verification code CODE.",
         overview: "Remove the join request with verification code CODE from the remote: that device is not added.",
         usage: ["device reject CODE"],
         options: [],

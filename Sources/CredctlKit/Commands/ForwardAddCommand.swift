@@ -4,6 +4,7 @@ import CredentialVault
 struct ForwardAddCommand: Command {
     static let spec = CommandSpec(
         path: ["forward", "add"],
+        summary: "Add a local, remote or dynamic (SOCKS) port forward to a host.",
         overview: "Add a port forward to a host, in ssh's own syntax: --local and --remote take [BIND:]PORT:DEST:PORT, --dynamic (SOCKS) takes [BIND:]PORT.",
         usage: ["forward add HOST_LABEL (--local | --remote) [BIND:]PORT:DEST:PORT", "forward add HOST_LABEL --dynamic [BIND:]PORT"],
         options: [
@@ -12,7 +13,8 @@ struct ForwardAddCommand: Command {
             .init(name: "--dynamic", value: "SPEC", help: "A local SOCKS proxy through the server (ssh -D)."),
         ],
         positionals: 1...1,
-        examples: ["credctl forward add web-1 --local 8080:localhost:80", "credctl forward add bastion --dynamic 127.0.0.1:1080"])
+        examples: ["credctl forward add web-1 --local 8080:localhost:80", "credctl forward add bastion --dynamic 127.0.0.1:1080"],
+        argument: .hosts)
 
     let hostLabel: String
     let kind: ForwardKind

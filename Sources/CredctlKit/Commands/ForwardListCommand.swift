@@ -4,12 +4,14 @@ import CredentialVault
 struct ForwardListCommand: Command {
     static let spec = CommandSpec(
         path: ["forward", "list"],
+        summary: "List port forwards, of all hosts or of one.",
         overview: "List port forwards, of all hosts or of one.",
         usage: ["forward list [HOST_LABEL] [--json]"],
         options: [],
         positionals: 0...1,
         examples: ["credctl forward list", "credctl forward list web-1 --json"],
-        printsData: true)
+        printsData: true,
+        argument: .hosts)
 
     let hostLabel: String?
 

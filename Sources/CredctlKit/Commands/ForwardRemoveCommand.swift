@@ -4,6 +4,7 @@ import CredentialVault
 struct ForwardRemoveCommand: Command {
     static let spec = CommandSpec(
         path: ["forward", "rm"],
+        summary: "Remove a port forward by its id (see forward list).",
         overview: "Remove a port forward by its id (see forward list) or a unique start of it, four characters at least (as git takes commit ids).",
         usage: ["forward rm ID"],
         options: [],

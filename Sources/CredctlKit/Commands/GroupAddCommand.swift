@@ -3,9 +3,10 @@ import CredentialVault
 struct GroupAddCommand: Command {
     static let spec = CommandSpec(
         path: ["group", "add"],
+        summary: "Add a group of hosts, optionally inside another group.",
         overview: "Add a group of hosts, optionally inside another group.",
         usage: ["group add LABEL [--parent LABEL]"],
-        options: [.init(name: "--parent", value: "LABEL", help: "The group to nest this one in.")],
+        options: [.init(name: "--parent", value: "LABEL", help: "The group to nest this one in.", completion: .groups)],
         positionals: 1...1,
         examples: ["credctl group add production", "credctl group add eu --parent production"])
 

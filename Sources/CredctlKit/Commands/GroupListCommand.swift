@@ -3,6 +3,7 @@ import CredentialVault
 struct GroupListCommand: Command {
     static let spec = CommandSpec(
         path: ["group", "list"],
+        summary: "List groups with their parents and host counts.",
         overview: "List groups with their parents and host counts.",
         usage: ["group list [--json]"],
         options: [],

@@ -4,11 +4,13 @@ import CredentialVault
 struct GroupRemoveCommand: Command {
     static let spec = CommandSpec(
         path: ["group", "rm"],
+        summary: "Remove a group; its hosts and subgroups move up to its parent.",
         overview: "Remove a group. Its hosts and subgroups move up to its parent (or to the top level); nothing else is removed.",
         usage: ["group rm LABEL"],
         options: [],
         positionals: 1...1,
-        examples: ["credctl group rm staging"])
+        examples: ["credctl group rm staging"],
+        argument: .groups)
 
     let label: String
 

@@ -4,6 +4,7 @@ import Glibc
 struct HostEditCommand: Command {
     static let spec = CommandSpec(
         path: ["host", "edit"],
+        summary: "Change a host.",
         overview: "Change a host. Only the options given change. --password-stdin replaces the password; --no-password removes it (leaving a deletion marker); --auth password on a host without a password asks for one on the terminal (refused without one). An edit that races another writer of the same host is made again on the host as that writer left it, up to 10 times.",
         usage: ["host edit LABEL [--label NEW] [--hostname H] [--port N] [--user U] [--auth METHOD] [--password-stdin | --no-password]",
                 "                [--identity LABEL | --no-identity] [--group LABEL | --no-group] [--jump LABEL | --no-jump] [--no-user]"],
@@ -16,7 +17,8 @@ struct HostEditCommand: Command {
             .init(name: "--no-jump", value: nil, help: "Connect directly."),
         ],
         positionals: 1...1,
-        examples: ["credctl host edit web-1 --port 2222", "printf %s \"$NEW_PW\" | credctl host edit web-1 --password-stdin", "credctl host edit web-1 --no-password --auth agent"])
+        examples: ["credctl host edit web-1 --port 2222", "printf %s \"$NEW_PW\" | credctl host edit web-1 --password-stdin", "credctl host edit web-1 --no-password --auth agent"],
+        argument: .hosts)
 
     let parsed: ParsedCommand
     let port: Int?

@@ -3,9 +3,10 @@ import CredentialVault
 struct HostListCommand: Command {
     static let spec = CommandSpec(
         path: ["host", "list"],
+        summary: "List hosts, by label.",
         overview: "List hosts, by label. Never needs unlocking.",
         usage: ["host list [--group LABEL] [--json]"],
-        options: [.init(name: "--group", value: "LABEL", help: "Only hosts directly in this group.")],
+        options: [.init(name: "--group", value: "LABEL", help: "Only hosts directly in this group.", completion: .groups)],
         positionals: 0...0,
         examples: ["credctl host list", "credctl host list --group production --json"],
         printsData: true)

@@ -6,11 +6,12 @@ enum HostOptions {
         .init(name: "--hostname", value: "H", help: "Host name or address to connect to."),
         .init(name: "--port", value: "N", help: "SSH port (default 22)."),
         .init(name: "--user", value: "U", help: "Remote user name."),
-        .init(name: "--auth", value: "METHOD", help: "password, publickey, agent or keyboard-interactive (default: password with --password-stdin, publickey with --identity, else agent)."),
+        .init(name: "--auth", value: "METHOD", help: "password, publickey, agent or keyboard-interactive (default: password with --password-stdin, publickey with --identity, else agent).",
+              completion: .words(AuthMethod.allCases.map(\.rawValue))),
         .init(name: "--password-stdin", value: nil, help: "Read the host's password from standard input (one trailing newline is removed)."),
-        .init(name: "--identity", value: "LABEL", help: "The identity (key) to authenticate with."),
-        .init(name: "--group", value: "LABEL", help: "The group to file the host in."),
-        .init(name: "--jump", value: "LABEL", help: "A host to connect through first (ssh -J)."),
+        .init(name: "--identity", value: "LABEL", help: "The identity (key) to authenticate with.", completion: .identities),
+        .init(name: "--group", value: "LABEL", help: "The group to file the host in.", completion: .groups),
+        .init(name: "--jump", value: "LABEL", help: "A host to connect through first (ssh -J).", completion: .hosts),
     ]
 
     static func authMethod(_ parsed: ParsedCommand) throws -> AuthMethod? {

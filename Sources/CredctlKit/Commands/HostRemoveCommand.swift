@@ -4,11 +4,13 @@ import CredentialVault
 struct HostRemoveCommand: Command {
     static let spec = CommandSpec(
         path: ["host", "rm"],
+        summary: "Remove a host, its port forwards and its stored password.",
         overview: "Remove a host, its port forwards and its stored password. The password leaves a deletion marker so no later delivery can bring it back. Needs no unlocking.",
         usage: ["host rm LABEL"],
         options: [],
         positionals: 1...1,
-        examples: ["credctl host rm web-1"])
+        examples: ["credctl host rm web-1"],
+        argument: .hosts)
 
     let label: String
 

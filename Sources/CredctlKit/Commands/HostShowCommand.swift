@@ -4,12 +4,14 @@ import CredentialVault
 struct HostShowCommand: Command {
     static let spec = CommandSpec(
         path: ["host", "show"],
+        summary: "Show one host (never its password).",
         overview: "Show one host. Never prints a secret: its password is shown as stored, not synced to this device yet, deleted or quarantined (--json: password_state, with the reference key).",
         usage: ["host show LABEL [--json]"],
         options: [],
         positionals: 1...1,
         examples: ["credctl host show web-1", "credctl host show web-1 --json"],
-        printsData: true)
+        printsData: true,
+        argument: .hosts)
 
     let label: String
 

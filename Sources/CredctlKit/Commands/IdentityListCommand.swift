@@ -3,6 +3,7 @@ import CredentialVault
 struct IdentityListCommand: Command {
     static let spec = CommandSpec(
         path: ["identity", "list"],
+        summary: "List identities.",
         overview: "List identities. Never needs unlocking.",
         usage: ["identity list [--json]"],
         options: [],

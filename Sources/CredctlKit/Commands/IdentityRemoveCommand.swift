@@ -4,11 +4,13 @@ import CredentialVault
 struct IdentityRemoveCommand: Command {
     static let spec = CommandSpec(
         path: ["identity", "rm"],
+        summary: "Remove an identity with its sealed key and passphrase.",
         overview: "Remove an identity and its sealed key and passphrase (leaving deletion markers). Refused while hosts use it.",
         usage: ["identity rm LABEL"],
         options: [],
         positionals: 1...1,
-        examples: ["credctl identity rm old-laptop"])
+        examples: ["credctl identity rm old-laptop"],
+        argument: .identities)
 
     let label: String
 

@@ -4,12 +4,14 @@ import CredentialVault
 struct IdentityShowCommand: Command {
     static let spec = CommandSpec(
         path: ["identity", "show"],
+        summary: "Show one identity and its public key.",
         overview: "Show one identity and its public key. Never prints the private key or passphrase.",
         usage: ["identity show LABEL [--json]"],
         options: [],
         positionals: 1...1,
         examples: ["credctl identity show laptop", "credctl identity show laptop --json"],
-        printsData: true)
+        printsData: true,
+        argument: .identities)
 
     let label: String
 

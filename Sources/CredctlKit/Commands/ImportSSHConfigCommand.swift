@@ -4,6 +4,7 @@ import Glibc
 struct ImportSSHConfigCommand: Command {
     static let spec = CommandSpec(
         path: ["import", "ssh-config"],
+        summary: "Import the Host blocks of an ssh_config file (default ~/.ssh/config).",
         overview: """
             Import the Host blocks of an ssh_config file (default ~/.ssh/config, its Include lines followed) as hosts. Every name of a Host line that is not a pattern becomes a host, with what ssh would use for that name (settings of Host * and other pattern blocks that match it included, %h and a missing HostName standing for that name): HostName, Port, User, ProxyJump, LocalForward, RemoteForward and DynamicForward. IdentityFile keys become identities, their private keys sealed in the vault (a key already there is reused). \
             ProxyJump links to the host of that name in the file or the vault (one that is neither is made from what the file gives for that name); each hop of a list (ProxyJump a,b,c) is reached through the one before it. A hop that needs another user or port than the named host's, or other hops before it than the named host's own jump host, gets a jump host of its own, copying the named host's settings (never its password), labelled NAME-USER-PORT with only the parts that differ (main-ops, main-2201) and NAME-via-PREVIOUS when reached through another hop (c-via-b); importing again finds it by its label. \

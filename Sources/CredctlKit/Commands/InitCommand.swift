@@ -4,13 +4,15 @@ import Keyring
 struct InitCommand: Command {
     static let spec = CommandSpec(
         path: ["init"],
+        summary: "Create a new vault, or join the vault on a remote (--join).",
         overview: "Create a new vault. It unlocks with a passphrase (asked on the terminal, or read with --passphrase-file) or with a key file (--key-file; created with mode 0600 if it does not exist). With --join, the new vault joins the vault on an existing remote: with --recovery-key-file it joins at once; otherwise it asks to be approved, prints a verification code and exits 75 until a device of the vault runs credctl device approve CODE (the same code) and the confirmation code that prints is given here (--confirm CODE, or typed on the terminal); run the same command again, or wait with --wait. Once joined it syncs once. With --key-file and no FILE, the key file is $XDG_CONFIG_HOME/credctl/key (~/.config/credctl/key), where every command finds it without being told. With --keyring, it also unlocks through the desktop keyring on this device, so a desktop session needs no prompt; the passphrase or key file stays as the fallback. With --secret-backend keyring, the sealed secret bodies are kept as items of the desktop keyring instead of in secrets.sqlite (which keeps their metadata, versions and deletion markers); that vault then needs the desktop keyring to read or write a secret. The backend is chosen once, here.",
         usage: ["init [--device-name NAME] [--keyring] [--secret-backend sqlite|keyring] [--passphrase-file FILE | --key-file [FILE]]",
                 "init --join DIR|s3://BUCKET/PREFIX [--endpoint URL] [--region REGION] [--path-style] [--allow-insecure-http] [--recovery-key-file FILE | --confirm CODE] [--wait [SECONDS]] [--device-name NAME] [--keyring] [--secret-backend sqlite|keyring] [--passphrase-file FILE | --key-file FILE]"],
         options: [.init(name: "--join", value: "REMOTE", help: "Join the vault whose remote is REMOTE: a directory, or s3://BUCKET/PREFIX with the S3 options.")] + JoinOptions.options + RemoteOptions.options + [
                   .init(name: "--device-name", value: "NAME", help: "The name this device goes by on every device (default: the host name and the start of its id, as laptop-3f0c); change it later with credctl device rename."),
                   .init(name: "--keyring", value: nil, help: "Also unlock through the desktop keyring on this device (the passphrase or key file stays as the fallback)."),
-                  .init(name: "--secret-backend", value: "NAME", help: "Where sealed secret bodies are kept: sqlite (the default; in secrets.sqlite) or keyring (items of the desktop keyring).")],
+                  .init(name: "--secret-backend", value: "NAME", help: "Where sealed secret bodies are kept: sqlite (the default; in secrets.sqlite) or keyring (items of the desktop keyring).",
+                        completion: .words(["sqlite", "keyring"]))],
         positionals: 0...0,
         examples: ["credctl init", "credctl init --key-file", "credctl init --vault /srv/vault --key-file /etc/credctl/key",
                    "credctl init --keyring --secret-backend keyring",

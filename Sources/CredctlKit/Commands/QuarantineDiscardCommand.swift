@@ -3,6 +3,7 @@ import CredentialVault
 struct QuarantineDiscardCommand: Command {
     static let spec = CommandSpec(
         path: ["quarantine", "discard"],
+        summary: "Drop quarantined entries for good, by ID.",
         overview: "Drop quarantined entries for good, by the ID that quarantine list shows (zone/number). Entries written by a newer credctl apply by themselves after an upgrade; discard only what you know is damaged or unwanted.",
         usage: ["quarantine discard ID..."],
         options: [],

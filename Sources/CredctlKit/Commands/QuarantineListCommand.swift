@@ -3,6 +3,7 @@ import CredentialVault
 struct QuarantineListCommand: Command {
     static let spec = CommandSpec(
         path: ["quarantine", "list"],
+        summary: "List what sync received but could not apply, with the reason.",
         overview: "List what sync received but could not apply (a newer format, a damaged or foreign object), with the reason and an ID. Quarantined data is kept, never blocks other records, and is never applied, except what a newer credctl wrote: every sync tries that again, so an upgrade applies it. Drop an entry with quarantine discard ID.",
         usage: ["quarantine list [--json]"],
         options: [],

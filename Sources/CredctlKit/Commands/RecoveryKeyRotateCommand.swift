@@ -4,6 +4,7 @@ import Glibc
 struct RecoveryKeyRotateCommand: Command {
     static let spec = CommandSpec(
         path: ["recovery-key", "rotate"],
+        summary: "Replace the vault's recovery key with a new one, shown once.",
         overview: "Replace the vault's recovery key (one that may have been seen): a new key is shown once (or written to a new 0600 file with --recovery-key-file), and a new epoch starts that the old key is not given; from then on the old key adds no device and opens nothing new.",
         usage: ["recovery-key rotate [--recovery-key-file FILE]"],
         options: [.init(name: "--recovery-key-file", value: "FILE", help: "Write the new recovery key to FILE (a new file, mode 0600) instead of showing it.")],

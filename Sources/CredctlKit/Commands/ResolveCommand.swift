@@ -3,6 +3,7 @@ import CredentialVault
 struct ResolveCommand: Command {
     static let spec = CommandSpec(
         path: ["resolve"],
+        summary: "Show how to reach a host: address, user, jump hosts, forwards and auth.",
         overview: "Resolve a host into its connection parameters: address, user, jump hosts, forwards and authentication. The credential is checked (so a missing or deleted one is reported) but printed only with --reveal.",
         usage: ["resolve LABEL [--json] [--reveal [--force-tty]]"],
         options: [
@@ -11,7 +12,8 @@ struct ResolveCommand: Command {
         ],
         positionals: 1...1,
         examples: ["credctl resolve web-1", "credctl resolve web-1 --json", "credctl resolve web-1 --json --reveal | jq -r .auth.secret"],
-        printsData: true)
+        printsData: true,
+        argument: .hosts)
 
     let label: String
     let reveal: Bool

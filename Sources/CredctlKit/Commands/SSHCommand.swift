@@ -5,12 +5,14 @@ import Launch
 struct SSHCommand: Command {
     static let spec = CommandSpec(
         path: ["ssh"],
+        summary: "Connect to a host with OpenSSH, as the vault describes it.",
         overview: "Connect with the system's OpenSSH client to a host as the vault describes it: host name, port, user, the jump chain (each jump host with its own settings, as ssh -J) and the host's port forwards. A private key (and the keys of jump hosts) is handed to an ssh-agent through a pipe, never written to disk: a private agent started for this connection and stopped after it, or with --agent-lifetime the running agent ($SSH_AUTH_SOCK) for that many seconds. A stored key passphrase or password is answered through SSH_ASKPASS by credctl itself, which ssh reaches with a single-use token; the secret is never in ssh's arguments or environment, and neither are CREDCTL_VAULT, CREDCTL_KEY_FILE or CREDCTL_PASSPHRASE_FILE. Words after -- are read as ssh reads its own: leading options go before the destination and win over the vault's settings, the rest is the remote command. The exit status is ssh's.",
         usage: ["ssh LABEL [--agent-lifetime SECONDS] [-- SSH-OPTION ... [COMMAND ...]]"],
         options: [.init(name: "--agent-lifetime", value: "SECONDS", help: "Add keys to the running ssh-agent ($SSH_AUTH_SOCK) for SECONDS instead of a private agent.")],
         positionals: 1...Int.max,
         examples: ["credctl ssh web-1", "credctl ssh db -- uptime", "credctl ssh web-1 -- -v -o ConnectTimeout=5 systemctl status nginx",
-                   "credctl ssh bastion --agent-lifetime 600"])
+                   "credctl ssh bastion --agent-lifetime 600"],
+        argument: .hosts)
 
     let label: String
     let commandLine: SSHCommandLine

@@ -3,12 +3,14 @@ import CredentialVault
 struct SecretPinCommand: Command {
     static let spec = CommandSpec(
         path: ["secret", "pin"],
+        summary: "Choose where a secret lives: on this device only, or syncable.",
         overview: "Choose where a secret lives. --device-only keeps it on this device only: a syncable secret is deleted on every other device (a deletion that travels) and kept here, and migration leaves it alone. --syncable lets it sync again (sealed under the vault key at once when a remote is set). REF is a reference key or a cred:// address. Needs the vault unlocked, except to pin a secret that is already device-only.",
         usage: ["secret pin REF --device-only", "secret pin REF --syncable"],
         options: [.init(name: "--device-only", value: nil, help: "Keep the secret on this device only."),
                   .init(name: "--syncable", value: nil, help: "Let the secret sync to the vault's other devices.")],
         positionals: 1...1,
-        examples: ["credctl secret pin cred://host/bastion/password --device-only", "credctl secret pin cred://identity/deploy/privkey --syncable"])
+        examples: ["credctl secret pin cred://host/bastion/password --device-only", "credctl secret pin cred://identity/deploy/privkey --syncable"],
+        argument: .addresses)
 
     let reference: String
     let deviceOnly: Bool

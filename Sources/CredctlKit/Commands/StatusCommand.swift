@@ -4,6 +4,7 @@ import Keyring
 struct StatusCommand: Command {
     static let spec = CommandSpec(
         path: ["status"],
+        summary: "Show the vault's path, ids, lock state, record counts and sync state.",
         overview: "Show the vault's path, ids, lock state, record counts and the sync state of each zone. Never needs unlocking.",
         usage: ["status [--json]"],
         options: [],

@@ -3,9 +3,10 @@ import CredentialVault
 struct SyncCommand: Command {
     static let spec = CommandSpec(
         path: ["sync"],
+        summary: "Run one sync round: fetch and merge, then send this device's changes.",
         overview: "Run one sync round with the remote: fetch and merge what other devices published, then send this device's changes. Needs no unlocking. Exits 69 when the remote cannot be reached and 77 when it refuses this device's credentials (local work is unaffected either way).",
         usage: ["sync [--zone config|secrets] [--compact] [--json]"],
-        options: [.init(name: "--zone", value: "ZONE", help: "Only this zone: config or secrets."),
+        options: [.init(name: "--zone", value: "ZONE", help: "Only this zone: config or secrets.", completion: .words(["config", "secrets"])),
                   .init(name: "--compact", value: nil, help: "Also compact now: publish this device's cursors, write a snapshot of what the remote holds, and remove batches every live device has read (normally done when 64 batches have piled up).")],
         positionals: 0...0,
         examples: ["credctl sync", "credctl sync --zone config --json", "credctl sync --compact"],

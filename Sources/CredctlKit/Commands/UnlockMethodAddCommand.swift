@@ -3,11 +3,13 @@ import CredentialVault
 struct UnlockMethodAddCommand: Command {
     static let spec = CommandSpec(
         path: ["unlock-method", "add"],
+        summary: "Add a way to unlock the vault on this device, beside its others.",
         overview: "Add a way to unlock the vault on this device, beside its others: a passphrase (asked twice, or --new-passphrase-file), a key file (--new-key-file FILE, else $XDG_CONFIG_HOME/credctl/key; created with mode 0600 if it does not exist), or the desktop keyring. Unlocks the vault once with a method it has. Only this device changes; nothing on the remote.",
         usage: ["unlock-method add passphrase [--new-passphrase-file FILE]", "unlock-method add keyfile [--new-key-file FILE]", "unlock-method add keyring"],
         options: [NewPassphrase.option, .init(name: "--new-key-file", value: "FILE", help: "The key file to add (created, mode 0600, if it does not exist).")],
         positionals: 1...1,
-        examples: ["credctl unlock-method add keyfile", "credctl unlock-method add keyfile --new-key-file /etc/credctl/key", "credctl --key-file ~/.config/credctl/key unlock-method add passphrase"])
+        examples: ["credctl unlock-method add keyfile", "credctl unlock-method add keyfile --new-key-file /etc/credctl/key", "credctl --key-file ~/.config/credctl/key unlock-method add passphrase"],
+        argument: .words(["passphrase", "keyfile", "keyring"]))
 
     let method: String
     let parsed: ParsedCommand

@@ -3,11 +3,13 @@ import CredentialVault
 struct UnlockMethodRemoveCommand: Command {
     static let spec = CommandSpec(
         path: ["unlock-method", "remove"],
+        summary: "Remove a way to unlock the vault on this device.",
         overview: "Remove a way to unlock the vault on this device (its key slot; for keyring, also the key kept in the desktop keyring). The last method is never removed. Unlocks the vault once first.",
         usage: ["unlock-method remove passphrase|keyfile|keyring"],
         options: [],
         positionals: 1...1,
-        examples: ["credctl unlock-method remove passphrase"])
+        examples: ["credctl unlock-method remove passphrase"],
+        argument: .words(["passphrase", "keyfile", "keyring"]))
 
     let method: String
 
