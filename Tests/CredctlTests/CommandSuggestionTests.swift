@@ -63,7 +63,7 @@ final class CommandSuggestionTests: CredctlTestCase {
     func testEverySummaryIsAWholePhraseOnOneLine() throws {
         let index = try credctl.run("help").output
         let commands = index.components(separatedBy: "COMMANDS:\n")[1].components(separatedBy: "\n\n")[0].split(separator: "\n")
-        XCTAssertEqual(commands.count, 47)
+        XCTAssertGreaterThanOrEqual(commands.count, 48, "every visible command")
         for line in commands {
             XCTAssertTrue(line.hasSuffix("."), "\(line)")
             XCTAssertLessThanOrEqual(line.count, 96, "\(line)")
