@@ -16,12 +16,7 @@ final class CompletionLabelTests: CredctlTestCase {
             assertStatus(try credctl.run(["host", "add", label, "--hostname", "h.example", "--password-stdin"], input: Array("pw".utf8)), 0)
         }
         assertStatus(try credctl.run("group", "add", "prod eu"), 0)
-        let key = directory + "/id_ed25519"
-        let keygen = Process()
-        keygen.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-        keygen.arguments = ["-q", "-t", "ed25519", "-N", "", "-f", key]
-        try keygen.run()
-        keygen.waitUntilExit()
+        let key = try makeKey(at: directory + "/id_ed25519")
         assertStatus(try credctl.run("identity", "add", "laptop key", "--private-key", key), 0)
     }
 

@@ -66,12 +66,7 @@ final class CrashBetweenTracksTests: CredctlTestCase {
 
     func testKilledAfterTheBodiesOfAnIdentityLeavesNoIdentity() throws {
         try initVault()
-        let key = directory + "/id"
-        let keygen = Process()
-        keygen.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-        keygen.arguments = ["-q", "-t", "ed25519", "-N", "", "-f", key]
-        try keygen.run()
-        keygen.waitUntilExit()
+        let key = try makeKey(at: directory + "/id")
         let killed = try credctl.run(["identity", "add", "k", "--private-key", key], extraEnvironment: ["CREDVAULT_FAILPOINT": "add-identity.after-secret"])
         XCTAssertTrue(killed.signaled)
         XCTAssertEqual(try Vault.open(at: vaultPath).identities(), [])

@@ -20,6 +20,24 @@ extension CredctlTestCase {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// Runs `arguments` (a shell and its words) with exactly `environment`, in `workingDirectory`,
+    /// with no standard input; standard output and error apart, as credctl's runner gives them.
+    func runApart(_ arguments: [String], environment: [String: String], workingDirectory: String? = nil) throws -> CredctlRunner.Result {
+        let process = Process(), out = Pipe(), err = Pipe()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory ?? directory)
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CredctlRunner.Result(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+                                    stdout: Array(stdout), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
     /// `text` as one word for sh, bash, zsh and fish: in single quotes, a quote written as '\''.
     func shellQuoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"

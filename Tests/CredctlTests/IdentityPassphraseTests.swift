@@ -5,14 +5,7 @@ import XCTest
 /// wrong one is refused, none is said, and on a terminal it is asked for (no echo, three tries).
 final class IdentityPassphraseTests: CredctlTestCase {
     private func keygen(_ name: String, type: String, passphrase: String, pem: Bool = false) throws -> String {
-        let path = directory + "/" + name
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-        process.arguments = ["-q", "-t", type, "-N", passphrase, "-C", name, "-f", path] + (pem ? ["-m", "PEM"] : [])
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        return path
+        try makeKey(at: directory + "/" + name, type: type, passphrase: passphrase, comment: name, pem: pem)
     }
 
     private func identities() throws -> String { try credctl.run("identity", "list").output }

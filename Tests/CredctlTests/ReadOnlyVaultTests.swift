@@ -14,18 +14,7 @@ final class ReadOnlyVaultTests: CredctlTestCase {
 
     /// Runs credctl with `arguments` through /bin/sh, prefixed by `prefix` (a mount or a user switch).
     private func run(_ prefix: String, _ arguments: String, environment: [String: String]) throws -> CredctlRunner.Result {
-        let process = Process(), out = Pipe(), err = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", prefix + " " + CredctlRunner.binary + " " + arguments]
-        process.environment = environment
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CredctlRunner.Result(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
-                                    stdout: Array(stdout), stderr: String(decoding: stderr, as: UTF8.self))
+        try runApart(["/bin/sh", "-c", prefix + " " + CredctlRunner.binary + " " + arguments], environment: environment)
     }
 
     private func checkReadsWorkAndWritesSayWhy(_ prefix: String, environment: [String: String]) throws {

@@ -24,11 +24,7 @@ final class ReadmeWalkthroughTests: CredctlTestCase {
         // A clipboard that keeps what it was given.
         try "#!/bin/sh\ncat > \"$HOME/clipboard\"\n".write(toFile: bin + "/xclip", atomically: true, encoding: .utf8)
         XCTAssertEqual(chmod(bin + "/xclip", 0o755), 0)
-        let keygen = Process()
-        keygen.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-        keygen.arguments = ["-q", "-t", "ed25519", "-N", "", "-C", "me@laptop", "-f", home + "/.ssh/id_ed25519"]
-        try keygen.run()
-        keygen.waitUntilExit()
+        try makeKey(at: home + "/.ssh/id_ed25519", comment: "me@laptop")
         try "Host bastion\n  HostName bastion.example.com\n  User jump\n\nHost app-1 app-2\n  User deploy\n  ProxyJump bastion\n"
             .write(toFile: home + "/.ssh/config", atomically: true, encoding: .utf8)
         let binaries = (CredctlRunner.binary as NSString).deletingLastPathComponent
@@ -36,22 +32,12 @@ final class ReadmeWalkthroughTests: CredctlTestCase {
     }
 
     private func run(_ line: String, environment: [String: String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process(), out = Pipe(), err = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-o", "pipefail", "-c", line]
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: home)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let normalize = { (data: Data) in
-            String(decoding: data, as: UTF8.self).replacingOccurrences(of: self.home, with: "~")
+        let result = try runApart(["/bin/bash", "-o", "pipefail", "-c", line], environment: environment, workingDirectory: home)
+        let normalize = { (text: String) in
+            text.replacingOccurrences(of: self.home, with: "~")
                 .replacingOccurrences(of: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", with: "<id>", options: .regularExpression)
         }
-        return (process.terminationStatus, normalize(stdout), normalize(stderr))
+        return (result.status, normalize(result.output), normalize(result.stderr))
     }
 
     func testTheReadmeWalkthroughRunsAsWritten() throws {

@@ -6,12 +6,7 @@ import XCTest
 final class UserWordsTests: CredctlTestCase {
     func testAMissingPasswordIsSaidOfTheHostAndSystemErrorsInWords() throws {
         try initVault()
-        let key = directory + "/id"
-        let keygen = Process()
-        keygen.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-        keygen.arguments = ["-q", "-t", "ed25519", "-N", "", "-f", key]
-        try keygen.run()
-        keygen.waitUntilExit()
+        let key = try makeKey(at: directory + "/id")
         assertStatus(try credctl.run("identity", "add", "laptop", "--private-key", key), 0)
         assertStatus(try credctl.run("host", "add", "db", "--hostname", "db.example", "--identity", "laptop"), 0)
         let read = try credctl.run("read", "cred://host/db/password")
