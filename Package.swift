@@ -34,7 +34,8 @@ let package = Package(
         .target(name: "Launch", dependencies: ["Sodium", "CPosix", "SSHConfig", "SystemErrors"]),
         .target(name: "SSHConfig"),
         .target(name: "S3", dependencies: ["Sodium", "Replication", "CCurl"]),
-        .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch", "SystemErrors"]),
+        .target(name: "Agent", dependencies: ["CredentialVault", "Sodium", "CPosix", "SystemErrors"]),
+        .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch", "SystemErrors", "Agent"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
         .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium", "CSodium", "Replication", "S3", "TestSupport"]),
 
@@ -50,7 +51,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["S3", "Sodium"], path: "Tests/TestSupport"),
         .testTarget(name: "S3Tests", dependencies: ["S3", "Sodium", "Replication", "TestSupport"]),
         .testTarget(name: "CredentialVaultTests", dependencies: ["CredentialVault", "ConfigTrack", "SecretTrack", "SQLite", "Replication", "Membership", "TestSupport"]),
-        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium", "TestSupport", "Replication", "Membership"]),
+        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium", "TestSupport", "Replication", "Membership", "Agent"]),
     ]
 )
 

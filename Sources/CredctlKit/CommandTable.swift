@@ -6,7 +6,7 @@ enum CommandTable {
         IdentityAddCommand.self, IdentityListCommand.self, IdentityShowCommand.self, IdentityRemoveCommand.self,
         GroupAddCommand.self, GroupListCommand.self, GroupRemoveCommand.self,
         ForwardAddCommand.self, ForwardListCommand.self, ForwardRemoveCommand.self,
-        ResolveCommand.self, ReadCommand.self, RemoteSetCommand.self, RemoteUpgradeCommand.self, SyncCommand.self, DeviceListCommand.self, DeviceRequestsCommand.self, DeviceApproveCommand.self, DeviceRejectCommand.self, DeviceRevokeCommand.self, DeviceRenameCommand.self, VaultRotateCommand.self, RecoveryKeyRotateCommand.self, QuarantineListCommand.self, QuarantineDiscardCommand.self,
+        ResolveCommand.self, ReadCommand.self, RemoteSetCommand.self, RemoteUpgradeCommand.self, SyncCommand.self, AgentCommand.self, UnlockCommand.self, LockCommand.self, DeviceListCommand.self, DeviceRequestsCommand.self, DeviceApproveCommand.self, DeviceRejectCommand.self, DeviceRevokeCommand.self, DeviceRenameCommand.self, VaultRotateCommand.self, RecoveryKeyRotateCommand.self, QuarantineListCommand.self, QuarantineDiscardCommand.self,
         ConflictsListCommand.self, ConflictsShowCommand.self, ConflictsRestoreCommand.self, MigrateCommand.self, SecretPinCommand.self, UnlockMethodSetCommand.self, UnlockMethodAddCommand.self, UnlockMethodRemoveCommand.self, PassphraseChangeCommand.self,
         SSHCommand.self, RunCommand.self, InjectCommand.self, ImportKeyringCommand.self, ImportSSHConfigCommand.self, ExportSSHConfigCommand.self,
         CompletionCommand.self,

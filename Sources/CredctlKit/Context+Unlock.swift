@@ -43,6 +43,12 @@ extension Context {
         do {
             return try body()
         } catch let error as VaultError where error.code == .locked {
+            // An agent that holds the vault unlocked hands out the bodies; nothing is asked.
+            if vault.secretSource == nil, let agent = unlockedAgent(for: vault) {
+                vault.secretSource = agent
+                do { return try body() } catch let again as VaultError where again.code == .locked {}
+                vault.secretSource = nil
+            }
             try unlock(vault)
             return try body()
         }
@@ -90,7 +96,7 @@ extension Context {
     private var promptPossible: Bool { Output.isTerminal(0) || Output.isTerminal(2) }
 
     /// Why nothing could unlock the vault, naming the methods it has and how to give each.
-    private func noKeyError(_ methods: [String]) -> VaultError {
+    func noKeyError(_ methods: [String]) -> VaultError {
         let names = methods.map { $0 == "keyfile" ? "a key file" : $0 == "keyring" ? "the desktop keyring" : "a passphrase" }
         let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.first ?? "nothing"
         var ways: [String] = []

@@ -3,6 +3,7 @@ import Glibc
 import Replication
 import SecretTrack
 import Sodium
+import Synchronization
 
 /// A vault directory: the config track and the secret track, written in a safe order.
 ///
@@ -14,6 +15,14 @@ public final class Vault: Sendable {
     public let directory: VaultDirectory
     let config: ConfigStore
     let secrets: SecretStore
+    private let source = Mutex<(any SecretSource)?>(nil)
+
+    /// Where bodies come from while this vault is locked (the agent); nil: nowhere, so opening one
+    /// needs an unlock.
+    public var secretSource: (any SecretSource)? {
+        get { source.withLock { $0 } }
+        set { source.withLock { $0 = newValue } }
+    }
 
     private init(directory: VaultDirectory, config: ConfigStore, secrets: SecretStore) {
         self.directory = directory
@@ -141,6 +150,12 @@ public final class Vault: Sendable {
     /// The vault's id, shared by every device of the vault.
     public var vaultID: String { secrets.vaultID }
 
+    /// A key file's contents, read with the checks unlocking makes (yours, 0600, no link), for
+    /// handing to the agent.
+    public static func readKeyFile(at path: String) throws(VaultError) -> SecretBytes {
+        try VaultError.wrapping { try KeyFile.read(at: path) }
+    }
+
     static func keyProvider(for key: UnlockKey, creating: Bool) throws -> KeyProvider {
         switch key {
         case .passphrase(let passphrase):
@@ -154,6 +169,9 @@ public final class Vault: Sendable {
                 throw VaultError(.invalidInput, "The key file \(path) holds no key: \(KeyFileMaterial.expectedForm).",
                                  hint: "Give a path where nothing exists and credctl creates a key file there.")
             }
+            return .keyFile(contents)
+        case .keyFileContents(let contents):
+            guard !creating else { throw VaultError(.invalidInput, "A new vault's key file is named by its path.") }
             return .keyFile(contents)
         }
     }

@@ -12,8 +12,10 @@ public struct ChildProcess: Sendable {
     /// Starts `executable`; with `input`, its standard input is a pipe that receives those bytes
     /// and then end of file; with `silent`, its standard output and error go to /dev/null; with
     /// `output`, its standard output is that descriptor (the caller keeps and closes it).
+    /// With `newSession`, the child leads a session of its own (`setsid`): no terminal, and no
+    /// signal meant for this process's group reaches it (a daemon).
     public static func spawn(_ executable: String, _ arguments: [String], environment: ChildEnvironment,
-                             input: SecretBytes? = nil, silent: Bool = false, output: Int32? = nil) throws -> ChildProcess {
+                             input: SecretBytes? = nil, silent: Bool = false, output: Int32? = nil, newSession: Bool = false) throws -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -28,6 +30,12 @@ public struct ChildProcess: Sendable {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         if let output { posix_spawn_file_actions_adddup2(&actions, output, 1) }
+        if newSession {
+            // A daemon holds nothing of its parent's: no terminal, no descriptor past the three
+            // standard ones (a pipe it kept open would hang whoever waits for its end), cwd "/".
+            if input == nil { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
+            cposix_spawn_detach(&actions)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -38,7 +46,9 @@ public struct ChildProcess: Sendable {
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // POSIX_SPAWN_SETSID (glibc's 0x80) is not exported to Swift.
+        let setsid: Int32 = newSession ? 0x80 : 0
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | setsid))
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

@@ -1,5 +1,6 @@
 #ifndef CPOSIX_H
 #define CPOSIX_H
+#include <spawn.h>
 #include <sys/socket.h>
 
 /// pipe2(fds, O_CLOEXEC): both ends close-on-exec from the start (no window for another thread's
@@ -16,4 +17,7 @@ int cposix_set_nondumpable(void);
 /// setrlimit(RLIMIT_CORE, {0, 0}): no core file, even where the dumpable flag is overridden
 /// (fs.suid_dumpable). RLIMIT_CORE is an enum constant Glibc's module types awkwardly.
 int cposix_disable_core_files(void);
+/// For a daemon: close every descriptor from 3 up and change to "/" in the child
+/// (posix_spawn_file_actions_addclosefrom_np, _addchdir_np; glibc exports them with _GNU_SOURCE).
+int cposix_spawn_detach(posix_spawn_file_actions_t *actions);
 #endif

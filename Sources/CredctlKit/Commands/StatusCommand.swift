@@ -1,3 +1,4 @@
+import Agent
 import CredentialVault
 import Keyring
 
@@ -27,6 +28,11 @@ struct StatusCommand: Command {
         let status = try context.openVault().status()
         // Asked every time (bounded): a desktop session's keyring comes and goes.
         let keyring = Keyring.status()
+        // Asked, bounded in time; an agent of another vault at this place counts as none.
+        let agent = AgentClient(place: context.agentPlace).flatMap { try? $0.status() }.flatMap { $0.vaultID == status.vaultID ? $0 : nil }
+        let agentState: String = agent.map { $0.unlocked ? "unlocked" : "locked" } ?? "not-running"
+        let agentJSON = JSONValue.object([("state", .string(agentState)), ("pid", .optional(agent.map { Int($0.pid) })),
+                                          ("seconds_left", .optional(agent?.secondsLeft))])
         if context.json {
             Output.json(.object([
                 ("path", .string(status.path)), ("vault_id", .string(status.vaultID)), ("device_id", .string(status.deviceID)),
@@ -47,6 +53,7 @@ struct StatusCommand: Command {
                 ("remote_objects", status.remoteObjects.map(JSONValue.int) ?? .null), ("remote_bytes", status.remoteBytes.map { JSONValue.int(Int($0)) } ?? .null),
                 ("remote_measured_at", status.remoteMeasuredAt.map { JSONValue.int(Int($0)) } ?? .null),
                 ("keyring", .object([("state", .string(keyring.name)), ("reason", .optional(keyring.reason))])),
+                ("agent", agentJSON),
                 ("invalid_records", .array(status.ruleViolations.map { violation in
                     .object([("kind", .string(violation.kind)), ("label", .string(violation.label)), ("reason", .string(violation.reason))])
                 })),
@@ -91,6 +98,10 @@ struct StatusCommand: Command {
             }
         }
         lines.append("Keyring:     \(keyring.name)" + (keyring.reason.map { " (\($0))" } ?? ""))
+        lines.append("Agent:       " + (agent.map { agent in
+            agent.unlocked ? "unlocked (pid \(agent.pid); locks in \(Self.duration(agent.secondsLeft ?? 0)) at the latest, or with credctl lock)"
+                : "running, locked (pid \(agent.pid); credctl unlock)"
+        } ?? "not running (credctl unlock starts one)"))
         for zone in status.zones {
             let reason = zone.reason.map { ": \($0)" } ?? ""
             lines.append("Zone \(zone.name):".padding(13) + "\(zone.state.rawValue)\(reason) (\(zone.pendingChanges) pending, \(zone.quarantined) quarantined"
@@ -102,5 +113,13 @@ struct StatusCommand: Command {
             for violation in status.ruleViolations { lines.append("             \(violation.kind) '\(violation.label)': \(violation.reason)") }
         }
         Output.out(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// `14m 05s`, `2h 03m`, `42s`.
+    static func duration(_ seconds: Int) -> String {
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        if seconds >= 3_600 { return "\(seconds / 3_600)h \(two(seconds % 3_600 / 60))m" }
+        if seconds >= 60 { return "\(seconds / 60)m \(two(seconds % 60))s" }
+        return "\(seconds)s"
     }
 }

@@ -1,0 +1,48 @@
+import CredentialVault
+import Glibc
+import Sodium
+
+/// A connection to the agent of a vault, when one answers. Requests and their answers are
+/// bounded in time, so a stuck agent makes a command fall back rather than hang.
+public final class AgentClient: @unchecked Sendable {
+    public let place: AgentPlace
+    private let fd: Int32
+
+    /// Connects when an agent of this user listens at `place`; nil otherwise.
+    public init?(place: AgentPlace, timeoutSeconds: Int = 10) {
+        guard (try? place.check()) != nil, let fd = UnixSocket.connect(to: place.socket, timeoutSeconds: timeoutSeconds) else { return nil }
+        self.place = place
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Sends `request` and waits for the answer: 60 s for an unlock (Argon2id, the desktop
+    /// keyring), 5 s for anything else.
+    public func send(_ request: AgentRequest) throws -> AgentResponse {
+        let seconds = if case .unlock = request { 60 } else { 5 }
+        guard try request.frame.write(to: fd), let frame = Frame.read(from: fd, limit: Frame.responseLimit, seconds: seconds),
+              let response = AgentResponse(frame) else {
+            throw AgentError("The agent at \(place.socket) did not answer.")
+        }
+        return response
+    }
+
+    /// The agent's state: unlocked or not, for how long, its pid and the id of the vault it serves.
+    public func status() throws -> (unlocked: Bool, secondsLeft: Int?, pid: Int32, vaultID: String) {
+        guard case .status(let unlocked, let left, let pid, let vaultID) = try send(.status) else { throw AgentError("The agent answered status with something else.") }
+        return (unlocked, left, pid, vaultID)
+    }
+}
+
+extension AgentClient: SecretSource {
+    /// Reads a body through the agent, with the vault's own errors when it refuses.
+    public func read(_ reference: SecretReference) throws -> SecretBytes {
+        switch try send(.read(reference: reference.key)) {
+        case .secret(let body): return body
+        case .error(let code, let message, let hint):
+            throw VaultError(VaultError.Code(rawValue: code) ?? .storage, message, hint: hint)
+        default: throw AgentError("The agent answered a read with something else.")
+        }
+    }
+}

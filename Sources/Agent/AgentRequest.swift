@@ -1,0 +1,45 @@
+import Sodium
+
+/// What a client asks of the agent (docs/agent.md, "Wire format").
+public enum AgentRequest {
+    case status
+    /// Unlock with `kind` (`passphrase`, `keyfile`, `keyring`) and its material; the idle and
+    /// maximum times in seconds (nil: the defaults).
+    case unlock(kind: String, material: SecretBytes, idle: Int?, maximum: Int?)
+    case lock
+    /// The body of the secret with this reference key.
+    case read(reference: String)
+    case stop
+
+    var frame: Frame {
+        get throws {
+            switch self {
+            case .status: return Frame(type: 0x01, fields: [])
+            case .unlock(let kind, let material, let idle, let maximum):
+                let texts = try [kind, String(idle ?? 0), String(maximum ?? 0)].map { try SecretBytes(copying: Array($0.utf8)) }
+                return Frame(type: 0x02, fields: [texts[0], material, texts[1], texts[2]])
+            case .lock: return Frame(type: 0x03, fields: [])
+            case .read(let reference): return try Frame(type: 0x04, texts: [reference])
+            case .stop: return Frame(type: 0x05, fields: [])
+            }
+        }
+    }
+
+    /// The request a frame holds, or nil when it is none.
+    init?(_ frame: Frame) {
+        switch (frame.type, frame.fields.count) {
+        case (0x01, 0): self = .status
+        case (0x02, 4):
+            guard let kind = frame.text(0), ["passphrase", "keyfile", "keyring"].contains(kind),
+                  let idle = frame.text(2).flatMap(Int.init), let maximum = frame.text(3).flatMap(Int.init),
+                  (0...AgentUnlock.longestMaximum).contains(idle), (0...AgentUnlock.longestMaximum).contains(maximum) else { return nil }
+            self = .unlock(kind: kind, material: frame.fields[1], idle: idle == 0 ? nil : idle, maximum: maximum == 0 ? nil : maximum)
+        case (0x03, 0): self = .lock
+        case (0x04, 1):
+            guard let reference = frame.text(0), reference.utf8.count <= 256 else { return nil }
+            self = .read(reference: reference)
+        case (0x05, 0): self = .stop
+        default: return nil
+        }
+    }
+}

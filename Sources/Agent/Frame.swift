@@ -1,0 +1,121 @@
+import Glibc
+import Sodium
+
+/// One message on the control socket (docs/agent.md, "Wire format"): a 4-byte big-endian length
+/// and that many bytes — the protocol version, a type byte, then fields, each a 4-byte big-endian
+/// length and its bytes. Frames are read into guarded memory whole, so a field that is a secret is
+/// never copied out of it; other fields are read as text.
+public struct Frame {
+    /// The protocol this build speaks; a frame of another version is no frame (an agent left
+    /// running across an upgrade is then treated as absent).
+    public static let version: UInt8 = 1
+    /// The largest request: an unlock's material (a key file is at most 64 KiB).
+    public static let requestLimit = 80 << 10
+    /// The largest response: a secret body (a private key file is at most 1 MiB).
+    public static let responseLimit = 2 << 20
+
+    public let type: UInt8
+    public let fields: [SecretBytes]
+
+    public init(type: UInt8, fields: [SecretBytes]) {
+        self.type = type
+        self.fields = fields
+    }
+
+    public init(type: UInt8, texts: [String]) throws {
+        self.init(type: type, fields: try texts.map { try SecretBytes(copying: Array($0.utf8)) })
+    }
+
+    /// Field `index` as text (never for a secret).
+    public func text(_ index: Int) -> String? {
+        guard index < fields.count else { return nil }
+        return fields[index].withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Writes the frame to `fd`; false when the peer is gone.
+    public func write(to fd: Int32) -> Bool {
+        let total = 2 + fields.reduce(0) { $0 + 4 + $1.count }
+        guard total <= Self.responseLimit else { return false }
+        guard Self.send(fd, Self.bigEndian(total) + [Self.version, type]) else { return false }
+        for field in fields {
+            guard Self.send(fd, Self.bigEndian(field.count)), field.withUnsafeBytes({ Self.send(fd, $0) }) else { return false }
+        }
+        return true
+    }
+
+    /// Reads one frame of at most `limit` bytes from `fd`, all of it within `seconds`: nil at end
+    /// of stream, past the deadline, or when it breaks the format. Guarded memory is taken only
+    /// once the length is accepted.
+    public static func read(from fd: Int32, limit: Int, seconds: Int) -> Frame? {
+        let deadline = Deadline(seconds: seconds)
+        var head = [UInt8](repeating: 0, count: 4)
+        guard head.withUnsafeMutableBytes({ receive(fd, $0, deadline) }) else { return nil }
+        let length = head.reduce(0) { $0 << 8 | Int($1) }
+        guard length >= 2, length <= limit, let body = try? SecretBytes(zeroedCount: length),
+              body.withUnsafeMutableBytes({ receive(fd, $0, deadline) }) else { return nil }
+        return body.withUnsafeBytes { bytes -> Frame? in
+            guard bytes[0] == version else { return nil }
+            var fields: [SecretBytes] = []
+            var offset = 2
+            while offset < bytes.count {
+                guard offset + 4 <= bytes.count else { return nil }
+                let count = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+                offset += 4
+                guard count <= bytes.count - offset, let field = try? body.slice(offset..<(offset + count)) else { return nil }
+                fields.append(field)
+                offset += count
+            }
+            return Frame(type: bytes[1], fields: fields)
+        }
+    }
+
+    private static func bigEndian(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+
+    private static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { send(fd, $0) } }
+
+    private static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            let n = Glibc.send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            offset += n
+        }
+        return true
+    }
+
+    private static func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ deadline: Deadline) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            guard let left = deadline.millisecondsLeft else { return false }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(left))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return false }
+            let n = recv(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_DONTWAIT))
+            if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard n > 0 else { return false }
+            offset += n
+        }
+        return true
+    }
+}
+
+/// A point in time on the clock that keeps counting while the machine sleeps (`CLOCK_BOOTTIME`).
+struct Deadline {
+    let at: Int64
+
+    init(seconds: Int) { at = Self.nowMilliseconds + Int64(seconds) * 1_000 }
+
+    /// Milliseconds left, or nil once passed.
+    var millisecondsLeft: Int64? {
+        let left = at - Self.nowMilliseconds
+        return left > 0 ? left : nil
+    }
+
+    static var nowMilliseconds: Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &time)
+        return Int64(time.tv_sec) * 1_000 + Int64(time.tv_nsec) / 1_000_000
+    }
+}

@@ -1,0 +1,30 @@
+import Agent
+import CredentialVault
+
+/// The agent of this command's vault (docs/agent.md), when one answers.
+extension Context {
+    var agentPlace: AgentPlace { AgentPlace(vaultPath: vaultPath, environment: environment) }
+
+    /// A connection to an agent that serves `vault` (the same vault id) and holds it unlocked;
+    /// nil otherwise.
+    func unlockedAgent(for vault: Vault) -> AgentClient? {
+        guard let client = AgentClient(place: agentPlace), let status = try? client.status(), status.unlocked, status.vaultID == vault.vaultID else { return nil }
+        return client
+    }
+
+    /// The ways to unlock this vault, in the order `unlock` tries them, as material to hand the
+    /// agent: what was given; else the desktop keyring, the default key file, a passphrase prompt.
+    func unlockMaterials(_ vault: Vault) throws -> [(kind: String, material: SecretBytes)] {
+        if keyGiven {
+            switch try unlockKey(confirmNew: false) {
+            case .passphrase(let passphrase): return [("passphrase", passphrase)]
+            case .keyFile(let path): return [("keyfile", try Vault.readKeyFile(at: path))]
+            case .keyFileContents(let contents): return [("keyfile", contents)]
+            }
+        }
+        var materials: [(kind: String, material: SecretBytes)] = []
+        if vault.unlocksWithKeyring { materials.append(("keyring", try SecretBytes(zeroedCount: 0))) }
+        if vault.unlockMethods.contains("keyfile"), let contents = try? Vault.readKeyFile(at: defaultKeyFile) { materials.append(("keyfile", contents)) }
+        return materials
+    }
+}
