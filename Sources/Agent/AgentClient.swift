@@ -23,7 +23,8 @@ public final class AgentClient: @unchecked Sendable {
         let seconds = if case .unlock = request { 60 } else { 5 }
         guard try request.frame.write(to: fd), let frame = Frame.read(from: fd, limit: Frame.responseLimit, seconds: seconds),
               let response = AgentResponse(frame) else {
-            throw AgentError("The agent at \(place.socket) did not answer.")
+            // Said as "locked": a command that asked falls back to unlocking as it would without one.
+            throw VaultError(.locked, "The agent at \(place.socket) did not answer.", hint: "Check it with: credctl status")
         }
         return response
     }
