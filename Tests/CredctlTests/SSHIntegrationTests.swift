@@ -205,6 +205,26 @@ final class SSHIntegrationTests: CredctlTestCase {
     }
 
     /// Private agents and askpass sockets left behind in the runtime directory.
+    func testThroughAnUnlockedAgentSshNeedsNoKeyAndALockedOneAsksAgain() throws {
+        assertStatus(try desktop.run("unlock"), 0)
+        var keyless = desktop!
+        keyless.environment["CREDCTL_KEY_FILE"] = nil
+        defer { _ = try? desktop.run("--key-file", keyFile, "lock"); killAgent(keyless) }
+        for (label, option) in [("pw", "PubkeyAuthentication=no"), ("ed", "PasswordAuthentication=no"), ("rsa", "PasswordAuthentication=no")] {
+            let result = try keyless.run(["ssh", label, "--", "-F", server.clientConfig, "-o", option, "echo", label])
+            assertStatus(result, 0)
+            XCTAssertEqual(result.output, "\(label)\n")
+        }
+        assertStatus(try keyless.run("lock"), 0)
+        assertStatus(try keyless.run(["ssh", "ed", "--", "-F", server.clientConfig, "true"]), 77)
+    }
+
+    private func killAgent(_ runner: CredctlRunner) {
+        guard let status = try? JSONSerialization.jsonObject(with: Data(try runner.run("status", "--json").stdout)) as? [String: Any],
+              let pid = (status["agent"] as? [String: Any])?["pid"] as? Int else { return }
+        kill(pid_t(pid), SIGTERM)
+    }
+
     private func leftovers() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory + "/runtime").filter { $0.hasPrefix("credctl-") }
     }
