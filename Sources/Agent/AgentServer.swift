@@ -53,6 +53,11 @@ public final class AgentServer: Sendable {
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [unlock] in unlock.with { _ = $0.expire() } }
         timer.resume()
+        if let problem = LogindWatch.start(for: self) {
+            // Its standard error is the journal under systemd (and /dev/null when credctl unlock started it).
+            let line = Array("credctl agent: not watching logind (\(problem)); the vault locks on its timers only.\n".utf8)
+            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        }
         while !stopping.load(ordering: .relaxed) {
             let connection = cposix_accept_cloexec(listener)
             if connection < 0 {
@@ -68,6 +73,9 @@ public final class AgentServer: Sendable {
         close(listener)
         close(lockFile)
     }
+
+    /// Locks now (logind: the session locks, the machine sleeps), once the request being served ends.
+    public func lockNow() { unlock.with { $0.lock() } }
 
     /// Ends `run`: no new connection is accepted; the keys are wiped on the way out.
     public func stop() {

@@ -11,7 +11,7 @@ final class CompletionAndManPageTests: CredctlTestCase {
                 COMP_WORDS=(\(words)); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _credctl; echo "${COMPREPLY[*]}"
                 """).output
         }
-        XCTAssertEqual(try complete("credctl ''"), "init status host identity group forward resolve read remote sync device vault recovery-key quarantine conflicts migrate secret unlock-method passphrase ssh run inject import export completion help\n")
+        XCTAssertEqual(try complete("credctl ''"), "init status host identity group forward resolve read remote sync agent unlock lock device vault recovery-key quarantine conflicts migrate secret unlock-method passphrase ssh run inject import export completion help\n")
         XCTAssertEqual(try complete("credctl ho"), "host\n")
         XCTAssertEqual(try complete("credctl host ''"), "add edit list show rm\n")
         XCTAssertEqual(try complete("credctl --vault /tmp host add web --ho"), "--hostname\n")

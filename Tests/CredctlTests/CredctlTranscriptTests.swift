@@ -77,6 +77,7 @@ final class CredctlTranscriptTests: CredctlTestCase {
             Hosts:       0    Groups: 0    Identities: 0    Forwards: 0
             Secrets:     0 device-only, 0 syncable, 1 deletion markers
             Keyring:     unavailable (No desktop keyring: there is no session bus (Cannot autolaunch D-Bus without X11 $DISPLAY).)
+            Agent:       not running (credctl unlock starts one)
             Zone config: localOnly (3 pending, 0 quarantined)
             Zone secrets: localOnly (0 pending, 0 quarantined)
 
