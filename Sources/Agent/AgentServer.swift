@@ -16,6 +16,8 @@ public final class AgentServer: Sendable {
     private let vaultPath: String
     private let lockFile: Int32
     private let listener: Int32
+    /// Whether this agent bound its socket (else systemd did, and keeps it: it is left in place).
+    private let ownsSocket: Bool
     private let stopping = Atomic(false)
     static let requestsPerConnection = 8
 
@@ -39,7 +41,9 @@ public final class AgentServer: Sendable {
             throw AgentError("The agent's lock file \(place.lock) changed while it was taken; try again.")
         }
         do {
-            listener = try Self.activatedSocket(environment) ?? UnixSocket.listen(at: place.socket)
+            let activated = try Self.activatedSocket(environment)
+            listener = try activated ?? UnixSocket.listen(at: place.socket)
+            ownsSocket = activated == nil
         } catch {
             close(lockFile)
             throw error
@@ -69,7 +73,7 @@ public final class AgentServer: Sendable {
         }
         timer.cancel()
         unlock.with { $0.lock() }
-        unlink(place.socket)
+        if ownsSocket { unlink(place.socket) }
         close(listener)
         close(lockFile)
     }
