@@ -46,4 +46,14 @@ extension AgentClient: SecretSource {
         default: throw AgentError("The agent answered a read with something else.")
         }
     }
+
+    /// Has the agent seal and store a body; the record naming it is written by the caller after.
+    public func store(_ body: SecretBytes, for reference: SecretReference, availability: Availability) throws {
+        switch try send(.store(reference: reference.key, body: body, availability: availability.rawValue)) {
+        case .ok: return
+        case .error(let code, let message, let hint):
+            throw VaultError(VaultError.Code(rawValue: code) ?? .storage, message, hint: hint)
+        default: throw AgentError("The agent answered a store with something else.")
+        }
+    }
 }

@@ -10,6 +10,8 @@ public enum AgentRequest {
     /// The body of the secret with this reference key.
     case read(reference: String)
     case stop
+    /// Seal and store `body` under the reference key (`deviceOnly` or `syncable`).
+    case store(reference: String, body: SecretBytes, availability: String)
 
     var frame: Frame {
         get throws {
@@ -21,6 +23,9 @@ public enum AgentRequest {
             case .lock: return Frame(type: 0x03, fields: [])
             case .read(let reference): return try Frame(type: 0x04, texts: [reference])
             case .stop: return Frame(type: 0x05, fields: [])
+            case .store(let reference, let body, let availability):
+                let texts = try [reference, availability].map { try SecretBytes(copying: Array($0.utf8)) }
+                return Frame(type: 0x06, fields: [texts[0], body, texts[1]])
             }
         }
     }
@@ -39,6 +44,10 @@ public enum AgentRequest {
             guard let reference = frame.text(0), reference.utf8.count <= 256 else { return nil }
             self = .read(reference: reference)
         case (0x05, 0): self = .stop
+        case (0x06, 3):
+            guard let reference = frame.text(0), reference.utf8.count <= 256, let availability = frame.text(2),
+                  ["deviceOnly", "syncable"].contains(availability) else { return nil }
+            self = .store(reference: reference, body: frame.fields[1], availability: availability)
         default: return nil
         }
     }

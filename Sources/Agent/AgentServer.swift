@@ -131,6 +131,17 @@ public final class AgentServer: Sendable {
         case .stop:
             stop()
             return .ok
+        case .store(let text, let body, let availability):
+            guard unlock.isUnlocked else {
+                return .error(code: VaultError.Code.locked.rawValue, message: "The agent holds the vault locked.", hint: "Unlock it with: credctl unlock")
+            }
+            do {
+                try unlock.vault.storeSecret(body, for: try unlock.vault.reference(for: text), availability: availability == "syncable" ? .syncable : .deviceOnly)
+                unlock.used()
+                return .ok
+            } catch {
+                return Self.error(error)
+            }
         }
     }
 

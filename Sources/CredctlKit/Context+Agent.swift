@@ -12,6 +12,16 @@ extension Context {
         return client
     }
 
+    /// Makes `vault` able to write secrets: through an unlocked agent of the same vault (which
+    /// seals them), else unlocked here as always.
+    func unlockForWriting(_ vault: Vault) throws {
+        if !vault.isUnlocked, let agent = unlockedAgent(for: vault) {
+            vault.secretSource = agent
+            return
+        }
+        try unlock(vault)
+    }
+
     /// The ways to unlock this vault, in the order `unlock` tries them, as material to hand the
     /// agent: what was given; else the desktop keyring, the default key file, a passphrase prompt.
     func unlockMaterials(_ vault: Vault) throws -> [(kind: String, material: SecretBytes)] {

@@ -20,7 +20,7 @@ extension Vault {
             // Check everything the config will check before any secret is written.
             try config.validate(host)
             if let password, let reference = host.passwordRef {
-                try secrets.put(password, for: reference.key, availability: availability)
+                try putSecret(password, for: reference, availability: availability)
                 Failpoint.hit("add-host.after-secret")
             }
             return try config.save(host)
@@ -50,7 +50,7 @@ extension Vault {
             case .set(let body):
                 host.passwordRef = reference
                 try config.validate(host)
-                try secrets.put(body, for: reference.key, availability: availability)
+                try putSecret(body, for: reference, availability: availability)
                 Failpoint.hit("update-host.after-secret")
             case .clear:
                 host.passwordRef = nil

@@ -20,9 +20,9 @@ extension Vault {
             var identity = Identity(id: id, label: label, username: username, keyType: key.keyType, publicKey: key.publicKey)
             if passphrase != nil { identity.passphraseRef = .identityPassphrase(identity.id) }
             try config.validate(identity)
-            try secrets.put(key.body, for: identity.privateKeyRef.key, availability: newSecretAvailability)
+            try putSecret(key.body, for: identity.privateKeyRef, availability: newSecretAvailability)
             if let passphrase, let reference = identity.passphraseRef {
-                try secrets.put(passphrase, for: reference.key, availability: newSecretAvailability)
+                try putSecret(passphrase, for: reference, availability: newSecretAvailability)
             }
             Failpoint.hit("add-identity.after-secret")
             return try config.save(identity)

@@ -63,4 +63,20 @@ final class AgentUnlockTests: AgentTestCase {
         XCTAssertEqual(try agentState(), "locked")
         assertStatus(try credctl.run("read", "cred://host/db/password"), 77)
     }
+
+    func testAnUnlockedAgentSealsNewSecretsSoWritingNeedsNoKeyEither() throws {
+        try unlock()
+        assertStatus(try credctl.run(["host", "add", "web", "--hostname", "w.example", "--password-stdin"], input: Array("new-pw".utf8)), 0)
+        assertStatus(try credctl.run(["host", "edit", "db", "--password-stdin"], input: Array("changed".utf8)), 0)
+        let key = try makeKey(at: directory + "/id", passphrase: "key pass")
+        assertStatus(try credctl.run(["identity", "add", "laptop", "--private-key", key, "--passphrase-stdin"], input: Array("key pass".utf8)), 0)
+        for (reference, expected) in [("cred://host/web/password", "new-pw"), ("cred://host/db/password", "changed"),
+                                      ("cred://identity/laptop/passphrase", "key pass")] {
+            XCTAssertEqual(try credctl.run("read", reference).output, expected)
+        }
+        assertStatus(try credctl.run("lock"), 0)
+        assertStatus(try credctl.run(["host", "add", "other", "--hostname", "o.example", "--password-stdin"], input: Array("x".utf8)), 77)
+        assertStatus(try credctl.run("host", "show", "other"), 66)
+        XCTAssertEqual(try credctl.run("--passphrase-file", passphraseFile, "read", "cred://host/web/password").output, "new-pw", "sealed by the agent, opened here")
+    }
 }

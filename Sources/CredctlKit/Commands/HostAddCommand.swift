@@ -28,7 +28,8 @@ struct HostAddCommand: Command {
     func run(_ context: Context) throws {
         // Read the password before unlocking so a prompt never competes with a pipe.
         let password = try HostPassword.read(parsed, label: parsed.positionals[0], needsOne: auth == .password)
-        let vault = password != nil ? try context.unlockedVault() : try context.openVault()
+        let vault = try context.openVault()
+        if password != nil { try context.unlockForWriting(vault) }
         var host = Host(label: parsed.positionals[0], hostname: parsed.value("--hostname")!, port: port, username: parsed.value("--user"))
         try HostOptions.applyLinks(parsed, to: &host, in: vault)
         host.authMethod = auth ?? (password != nil ? .password : host.identityID != nil ? .publicKey : .agent)

@@ -45,7 +45,7 @@ struct HostEditCommand: Command {
         let current = try vault.host(parsed.positionals[0])
         let needsOne = auth == .password && current.passwordRef == nil && !parsed.flag("--no-password")
         let password = try HostPassword.read(parsed, label: current.label, needsOne: needsOne)
-        if password != nil { try context.unlock(vault) }
+        if password != nil { try context.unlockForWriting(vault) }
         let change: PasswordChange = if let password { .set(password) } else if parsed.flag("--no-password") { .clear } else { .keep }
         var host = current
         var saved: Host?

@@ -33,7 +33,8 @@ struct IdentityAddCommand: Command {
             throw CLIError.input("The key \(keyPath) is not encrypted, so it has no passphrase to store.", hint: "Add it without --passphrase-stdin.")
         }
         let passphrase = try KeyPassphrase.checked(given, key: key, keyPath: keyPath, label: label, context: context)
-        let vault = try context.unlockedVault()
+        let vault = try context.openVault()
+        try context.unlockForWriting(vault)
         let identity = try vault.addIdentity(label: label, privateKeyPath: keyPath, username: parsed.value("--user"), passphrase: passphrase)
         Output.out("Added identity '\(identity.label)' (\(identity.keyType.rawValue)\(identity.passphraseRef != nil ? ", passphrase checked and stored" : key.isEncrypted ? ", encrypted, no passphrase stored" : "")).\n")
     }
