@@ -30,9 +30,9 @@ public final class AgentClient: @unchecked Sendable {
     }
 
     /// The agent's state: unlocked or not, for how long, its pid and the id of the vault it serves.
-    public func status() throws -> (unlocked: Bool, secondsLeft: Int?, pid: Int32, vaultID: String) {
-        guard case .status(let unlocked, let left, let pid, let vaultID) = try send(.status) else { throw AgentError("The agent answered status with something else.") }
-        return (unlocked, left, pid, vaultID)
+    public func status() throws -> (unlocked: Bool, secondsLeft: Int?, pid: Int32, vaultID: String, sync: AgentSyncStatus) {
+        guard case .status(let unlocked, let left, let pid, let vaultID, let sync) = try send(.status) else { throw AgentError("The agent answered status with something else.") }
+        return (unlocked, left, pid, vaultID, sync)
     }
 }
 

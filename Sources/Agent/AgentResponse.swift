@@ -6,7 +6,7 @@ public enum AgentResponse {
     case secret(SecretBytes)
     /// Unlocked or not, the seconds left before it locks (nil when locked), its pid, the id of the
     /// vault it serves (a client of another vault at the same place treats it as absent).
-    case status(unlocked: Bool, secondsLeft: Int?, pid: Int32, vaultID: String)
+    case status(unlocked: Bool, secondsLeft: Int?, pid: Int32, vaultID: String, sync: AgentSyncStatus)
     /// A `VaultError` code, its message and hint.
     case error(code: String, message: String, hint: String?)
 
@@ -15,8 +15,9 @@ public enum AgentResponse {
             switch self {
             case .ok: return Frame(type: 0x80, fields: [])
             case .secret(let body): return Frame(type: 0x81, fields: [body])
-            case .status(let unlocked, let left, let pid, let vaultID):
-                return try Frame(type: 0x82, texts: [unlocked ? "unlocked" : "locked", left.map(String.init) ?? "", String(pid), vaultID])
+            case .status(let unlocked, let left, let pid, let vaultID, let sync):
+                return try Frame(type: 0x82, texts: [unlocked ? "unlocked" : "locked", left.map(String.init) ?? "", String(pid), vaultID,
+                                                     sync.last.map(String.init) ?? "", sync.next.map(String.init) ?? "", sync.error ?? ""])
             case .error(let code, let message, let hint): return try Frame(type: 0xFF, texts: [code, message, hint ?? ""])
             }
         }
@@ -26,9 +27,11 @@ public enum AgentResponse {
         switch (frame.type, frame.fields.count) {
         case (0x80, 0): self = .ok
         case (0x81, 1): self = .secret(frame.fields[0])
-        case (0x82, 4):
+        case (0x82, 7):
             guard let state = frame.text(0), let pid = frame.text(2).flatMap(Int32.init), let vaultID = frame.text(3) else { return nil }
-            self = .status(unlocked: state == "unlocked", secondsLeft: frame.text(1).flatMap(Int.init), pid: pid, vaultID: vaultID)
+            let sync = AgentSyncStatus(last: frame.text(4).flatMap(Int64.init), next: frame.text(5).flatMap(Int64.init),
+                                       error: frame.text(6).flatMap { $0.isEmpty ? nil : $0 })
+            self = .status(unlocked: state == "unlocked", secondsLeft: frame.text(1).flatMap(Int.init), pid: pid, vaultID: vaultID, sync: sync)
         case (0xFF, 3):
             guard let code = frame.text(0), let message = frame.text(1) else { return nil }
             self = .error(code: code, message: message, hint: frame.text(2).flatMap { $0.isEmpty ? nil : $0 })

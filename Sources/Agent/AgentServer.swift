@@ -19,12 +19,16 @@ public final class AgentServer: Sendable {
     /// Whether this agent bound its socket (else systemd did, and keeps it: it is left in place).
     private let ownsSocket: Bool
     private let stopping = Atomic(false)
+    /// Nil when background sync is off (an interval of 0).
+    private let sync: AgentSync?
     static let requestsPerConnection = 8
 
     /// Opens the vault at `vaultPath` (locked) and takes its agent's place.
-    public init(vaultPath: String, place: AgentPlace, environment: [String: String]) throws {
+    /// Syncs in the background every `syncInterval` seconds (0: never).
+    public init(vaultPath: String, place: AgentPlace, environment: [String: String], syncInterval: Int = AgentSync.defaultInterval) throws {
         self.place = place
         self.vaultPath = vaultPath
+        sync = syncInterval > 0 ? AgentSync(vaultPath: vaultPath, interval: syncInterval) : nil
         unlock = Shared(AgentUnlock(vault: try Vault.open(at: vaultPath)))
         try place.prepare()
         lockFile = open(place.lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -57,6 +61,7 @@ public final class AgentServer: Sendable {
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [unlock] in unlock.with { _ = $0.expire() } }
         timer.resume()
+        sync?.start()
         if let problem = LogindWatch.start(for: self) {
             // Its standard error is the journal under systemd (and /dev/null when credctl unlock started it).
             let line = Array("credctl agent: not watching logind (\(problem)); the vault locks on its timers only.\n".utf8)
@@ -72,6 +77,7 @@ public final class AgentServer: Sendable {
             close(connection)
         }
         timer.cancel()
+        sync?.stop()
         unlock.with { $0.lock() }
         if ownsSocket { unlink(place.socket) }
         close(listener)
@@ -105,7 +111,8 @@ public final class AgentServer: Sendable {
     private func answer(_ request: AgentRequest, _ unlock: AgentUnlock) -> AgentResponse {
         switch request {
         case .status:
-            return .status(unlocked: unlock.isUnlocked, secondsLeft: unlock.secondsLeft, pid: getpid(), vaultID: unlock.vault.vaultID)
+            return .status(unlocked: unlock.isUnlocked, secondsLeft: unlock.secondsLeft, pid: getpid(), vaultID: unlock.vault.vaultID,
+                           sync: sync?.current ?? AgentSyncStatus(last: nil, next: nil, error: nil))
         case .unlock(let kind, let material, let idle, let maximum):
             do {
                 try unlock.unlock(kind: kind, material: material, idle: idle, maximum: maximum)

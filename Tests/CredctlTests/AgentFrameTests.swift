@@ -51,11 +51,13 @@ final class AgentFrameTests: XCTestCase {
         XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
         defer { close(fds[0]); close(fds[1]) }
         XCTAssertTrue(try AgentResponse.secret(secret).frame.write(to: fds[1]))
-        XCTAssertTrue(try AgentResponse.status(unlocked: true, secondsLeft: 42, pid: 7, vaultID: "v").frame.write(to: fds[1]))
+        let sync = AgentSyncStatus(last: 100, next: nil, error: "remote unreachable")
+        XCTAssertTrue(try AgentResponse.status(unlocked: true, secondsLeft: 42, pid: 7, vaultID: "v", sync: sync).frame.write(to: fds[1]))
         guard case .secret(let body)? = Frame.read(from: fds[0], limit: Frame.responseLimit, seconds: 2).flatMap(AgentResponse.init) else { return XCTFail() }
         XCTAssertTrue(body == secret)
-        guard case .status(let unlocked, let left, let pid, let vault)? = Frame.read(from: fds[0], limit: Frame.responseLimit, seconds: 2).flatMap(AgentResponse.init) else { return XCTFail() }
+        guard case .status(let unlocked, let left, let pid, let vault, let read)? = Frame.read(from: fds[0], limit: Frame.responseLimit, seconds: 2).flatMap(AgentResponse.init) else { return XCTFail() }
         XCTAssertEqual([unlocked ? "u" : "l", String(left ?? 0), String(pid), vault], ["u", "42", "7", "v"])
+        XCTAssertEqual(read, sync)
     }
 
     func testAClientThatStopsSendingIsCutOffAtTheDeadline() {

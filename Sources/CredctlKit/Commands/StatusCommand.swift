@@ -32,7 +32,8 @@ struct StatusCommand: Command {
         let agent = AgentClient(place: context.agentPlace).flatMap { try? $0.status() }.flatMap { $0.vaultID == status.vaultID ? $0 : nil }
         let agentState: String = agent.map { $0.unlocked ? "unlocked" : "locked" } ?? "not-running"
         let agentJSON = JSONValue.object([("state", .string(agentState)), ("pid", .optional(agent.map { Int($0.pid) })),
-                                          ("seconds_left", .optional(agent?.secondsLeft))])
+                                          ("seconds_left", .optional(agent?.secondsLeft)), ("last_sync", .optional(agent?.sync.last.map { Int($0) })),
+                                          ("next_sync", .optional(agent?.sync.next.map { Int($0) })), ("sync_error", .optional(agent?.sync.error))])
         if context.json {
             Output.json(.object([
                 ("path", .string(status.path)), ("vault_id", .string(status.vaultID)), ("device_id", .string(status.deviceID)),
@@ -102,6 +103,10 @@ struct StatusCommand: Command {
             agent.unlocked ? "unlocked (pid \(agent.pid); locks in \(Self.duration(agent.secondsLeft ?? 0)) at the latest, or with credctl lock)"
                 : "running, locked (pid \(agent.pid); credctl unlock)"
         } ?? "not running (credctl unlock starts one)"))
+        if let sync = agent?.sync, sync.last != nil || sync.next != nil {
+            lines.append("             background sync: last \(sync.last.map { LocalTime.iso($0) } ?? "never")"
+                         + (sync.next.map { ", next \(LocalTime.iso($0))" } ?? ", running now") + (sync.error.map { "; failed: \($0)" } ?? ""))
+        }
         for zone in status.zones {
             let reason = zone.reason.map { ": \($0)" } ?? ""
             lines.append("Zone \(zone.name):".padding(13) + "\(zone.state.rawValue)\(reason) (\(zone.pendingChanges) pending, \(zone.quarantined) quarantined"
