@@ -46,8 +46,9 @@ public struct AgentPlace: Sendable, Equatable {
         }
     }
 
-    /// The path with every link and `..` resolved, so one vault has one agent however it is named.
-    private static func absolute(_ path: String) -> String {
+    /// The path with every link and `..` resolved, so one vault has one agent however it is named
+    /// (and an agent started in "/" finds the vault a relative path named).
+    public static func absolute(_ path: String) -> String {
         if let resolved = realpath(path, nil) {
             defer { free(resolved) }
             return String(cString: resolved)

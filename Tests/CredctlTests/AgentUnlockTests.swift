@@ -79,4 +79,13 @@ final class AgentUnlockTests: AgentTestCase {
         assertStatus(try credctl.run("host", "show", "other"), 66)
         XCTAssertEqual(try credctl.run("--passphrase-file", passphraseFile, "read", "cred://host/web/password").output, "new-pw", "sealed by the agent, opened here")
     }
+
+    func testAVaultNamedByARelativePathIsServedByTheAgentItStarts() throws {
+        var environment = credctl.environment
+        environment["CREDCTL_VAULT"] = nil
+        let script = "cd \"$1\" && \"$2\" --vault vault --passphrase-file passphrase unlock >/dev/null && \"$2\" --vault ./vault read cred://host/db/password"
+        let result = try runApart(["/bin/bash", "-c", script, "bash", directory, CredctlRunner.binary], environment: environment)
+        assertStatus(result, 0)
+        XCTAssertEqual(result.output, "s3cret")
+    }
 }

@@ -58,7 +58,7 @@ struct UnlockCommand: Command {
     /// Starts an agent for this vault, detached in a session of its own, and connects to it.
     static func start(_ context: Context) throws -> AgentClient {
         var environment = context.environment.filter { !Context.vaultVariables.contains($0.key) && !$0.key.hasPrefix("LISTEN_") }
-        environment["CREDCTL_VAULT"] = context.vaultPath
+        environment["CREDCTL_VAULT"] = AgentPlace.absolute(context.vaultPath)
         let program = try OwnProgram.path()
         let child = try ChildProcess.spawn(program, ["credctl", "agent"], environment: try ChildEnvironment(environment), silent: true, newSession: true)
         for _ in 0..<500 {
