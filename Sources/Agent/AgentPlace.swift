@@ -22,7 +22,7 @@ public struct AgentPlace: Sendable, Equatable {
         directory = runtime.map { $0 + "/credctl" } ?? "/tmp/credctl-\(geteuid())"
         let absolute = Self.absolute(vaultPath)
         let suffix = absolute == Self.absolute(VaultDirectory.defaultPath(environment: environment)) ? ""
-            : "-" + SHA256.hash(Array(absolute.utf8)).prefix(8).map { String($0, radix: 16).leftPadded(2) }.joined()
+            : "-" + SHA256.hex(SHA256.hash(Array(absolute.utf8)).prefix(8))
         socket = directory + "/agent\(suffix).sock"
         lock = directory + "/agent\(suffix).lock"
     }
@@ -58,8 +58,4 @@ public struct AgentPlace: Sendable, Equatable {
         guard getcwd(&buffer, buffer.count) != nil else { return path }
         return String(cString: buffer) + "/" + path
     }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

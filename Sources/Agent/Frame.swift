@@ -13,6 +13,9 @@ public struct Frame {
     public static let requestLimit = 80 << 10
     /// The largest response: a secret body (a private key file is at most 1 MiB).
     public static let responseLimit = 2 << 20
+    /// No message has more fields; each field costs a guarded allocation, so a frame of many
+    /// empty fields is refused before it costs thousands of them.
+    public static let fieldLimit = 8
 
     public let type: UInt8
     public let fields: [SecretBytes]
@@ -58,7 +61,7 @@ public struct Frame {
             var fields: [SecretBytes] = []
             var offset = 2
             while offset < bytes.count {
-                guard offset + 4 <= bytes.count else { return nil }
+                guard fields.count < fieldLimit, offset + 4 <= bytes.count else { return nil }
                 let count = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
                 offset += 4
                 guard count <= bytes.count - offset, let field = try? body.slice(offset..<(offset + count)) else { return nil }

@@ -47,6 +47,9 @@ enum Suggestion {
     private static func cost(_ typed: String, _ name: String) -> Int? {
         let typed = String(typed.drop { $0 == "-" }), name = String(name.drop { $0 == "-" })
         let allowed = max(1, min(3, typed.count / 3))
+        // Longer by more than the edits allowed: neither a typo nor a short form (and a huge
+        // argument costs nothing to dismiss).
+        guard typed.count <= name.count + allowed else { return nil }
         let distance = typed.editDistance(to: name)
         if distance <= allowed { return distance }
         return typed.abbreviates(name) ? allowed + 1 : nil

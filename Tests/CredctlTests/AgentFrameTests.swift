@@ -35,6 +35,8 @@ final class AgentFrameTests: XCTestCase {
         XCTAssertNil(reading([0, 0, 0, 0]), "empty")
         XCTAssertNil(reading([0, 0, 0, 7, Frame.version, 0x04, 0xFF, 0xFF, 0xFF, 0xF0, 0x41]), "a field longer than its frame")
         XCTAssertNil(reading([0, 0, 0, 4, Frame.version, 0x04, 0, 0]), "a field length cut short")
+        let manyEmpty = [Frame.version, 0x04] + [UInt8](repeating: 0, count: 4 * 1_000)
+        XCTAssertNil(reading(withUnsafeBytes(of: UInt32(manyEmpty.count).bigEndian, Array.init) + manyEmpty), "more fields than any message has")
         for hostile in [frame(type: 0x77, []), frame(type: 0x01, [[1]]), frame(type: 0x04, []),
                         frame(type: 0x02, [Array("root".utf8), [], Array("0".utf8), Array("0".utf8)]),
                         frame(type: 0x02, [Array("passphrase".utf8), [], Array("-1".utf8), Array("0".utf8)]),
