@@ -143,4 +143,14 @@ final class SSHConfigJumpImportTests: CredctlTestCase {
         XCTAssertEqual(try chain("x"), [])
         XCTAssertEqual(try chain("y"), ["x=x:22"])
     }
+
+    func testAChainOfHundredsOfHostsIsAProblemNotACrash() throws {
+        // h0 jumps through h1, h1 through h2, …: each hop's own ProxyJump is linked first.
+        let text = (0..<200).map { "Host h\($0)\n  HostName 10.0.\($0 / 250).\($0 % 250 + 1)\n  ProxyJump h\($0 + 1)\n" }.joined() + "Host h200\n  HostName 10.9.9.9\n"
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        let result = try credctl.run("import", "ssh-config", config)
+        assertStatus(result, 65)
+        XCTAssertTrue(result.output.contains("the jump chain is longer than 32 hosts"), String(result.output.suffix(400)))
+        XCTAssertEqual(try credctl.run("host", "list").output, "No hosts.\n", "nothing written")
+    }
 }

@@ -36,7 +36,10 @@ extension SSHConfigImporter {
         // takes this host as it stands; the loop check then refuses the loop.
         let (_, entry, hops) = pendingJumps.remove(at: position)
         let target = entries[entry].name
+        linkDepth += 1
+        defer { linkDepth -= 1 }
         do {
+            guard linkDepth <= Self.deepestChain else { throw SSHConfigJumpProblem("the jump chain is longer than \(Self.deepestChain) hosts") }
             var previous: Host?
             for hop in hops { previous = try host(for: hop, after: previous, target: (id, target)) }
             if let last = previous { try setJump(of: id, to: last, entry: entry) }

@@ -20,6 +20,10 @@ struct SSHConfigImporter {
     var hostLineNames: Set<String> = []
     /// Hosts whose ProxyJump is still to be linked, in file order.
     var pendingJumps: [(host: UUID, entry: Int, hops: [SSHConfigJumpHop])] = []
+    /// How many links are being made inside one another (a hop's own ProxyJump first): bounded,
+    /// so a file that chains thousands of hosts gets a problem, not a stack overflow.
+    var linkDepth = 0
+    static let deepestChain = 32
 
     init(vault: Vault, file: SSHConfigFile, home: String, localUser: String, dryRun: Bool) throws {
         self.vault = vault
