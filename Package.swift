@@ -76,6 +76,7 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
         ("FuzzAskpassPrompt", ["Launch"]),
         ("FuzzForwardSpecification", ["CredentialVault", "ConfigTrack"]),
         ("FuzzMembership", ["Membership", "Replication", "SecretTrack", "Sodium"]),
+        ("FuzzAgentFrame", ["Agent", "Sodium"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["Sodium"], path: "Fuzz/FuzzSupport"))
     for harness in harnesses {

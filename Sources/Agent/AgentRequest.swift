@@ -31,7 +31,7 @@ public enum AgentRequest {
     }
 
     /// The request a frame holds, or nil when it is none.
-    init?(_ frame: Frame) {
+    public init?(_ frame: Frame) {
         switch (frame.type, frame.fields.count) {
         case (0x01, 0): self = .status
         case (0x02, 4):

@@ -23,7 +23,7 @@ public enum AgentResponse {
         }
     }
 
-    init?(_ frame: Frame) {
+    public init?(_ frame: Frame) {
         switch (frame.type, frame.fields.count) {
         case (0x80, 0): self = .ok
         case (0x81, 1): self = .secret(frame.fields[0])

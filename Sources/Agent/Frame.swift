@@ -56,8 +56,13 @@ public struct Frame {
         let length = head.reduce(0) { $0 << 8 | Int($1) }
         guard length >= 2, length <= limit, let body = try? SecretBytes(zeroedCount: length),
               body.withUnsafeMutableBytes({ receive(fd, $0, deadline) }) else { return nil }
-        return body.withUnsafeBytes { bytes -> Frame? in
-            guard bytes[0] == version else { return nil }
+        return decode(body)
+    }
+
+    /// The frame whose bytes after the length are `body`, or nil when they break the format.
+    public static func decode(_ body: SecretBytes) -> Frame? {
+        body.withUnsafeBytes { bytes -> Frame? in
+            guard bytes.count >= 2, bytes[0] == version else { return nil }
             var fields: [SecretBytes] = []
             var offset = 2
             while offset < bytes.count {
