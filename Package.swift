@@ -31,11 +31,12 @@ let package = Package(
         // libcurl through dlopen, on first use: not FoundationNetworking, which would load
         // Foundation and ICU into every credctl run, nor a link-time libcurl and its libraries.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "Launch", dependencies: ["Sodium", "CPosix", "SSHConfig", "SystemErrors"]),
+        .target(name: "UnixSockets", dependencies: ["CPosix", "SystemErrors"]),
+        .target(name: "Launch", dependencies: ["Sodium", "CPosix", "SSHConfig", "SystemErrors", "UnixSockets"]),
         .target(name: "SSHConfig"),
         .target(name: "S3", dependencies: ["Sodium", "Replication", "CCurl"]),
         .target(name: "CLogind", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "Agent", dependencies: ["CredentialVault", "Sodium", "CPosix", "CLogind", "SystemErrors"]),
+        .target(name: "Agent", dependencies: ["CredentialVault", "Sodium", "CPosix", "CLogind", "SystemErrors", "UnixSockets"]),
         .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch", "SystemErrors", "Agent"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
         .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium", "CSodium", "Replication", "S3", "TestSupport"]),
@@ -52,7 +53,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["S3", "Sodium"], path: "Tests/TestSupport"),
         .testTarget(name: "S3Tests", dependencies: ["S3", "Sodium", "Replication", "TestSupport"]),
         .testTarget(name: "CredentialVaultTests", dependencies: ["CredentialVault", "ConfigTrack", "SecretTrack", "SQLite", "Replication", "Membership", "TestSupport"]),
-        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium", "TestSupport", "Replication", "Membership", "Agent"]),
+        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium", "TestSupport", "Replication", "Membership", "Agent", "UnixSockets"]),
     ]
 )
 
@@ -76,7 +77,7 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
         ("FuzzAskpassPrompt", ["Launch"]),
         ("FuzzForwardSpecification", ["CredentialVault", "ConfigTrack"]),
         ("FuzzMembership", ["Membership", "Replication", "SecretTrack", "Sodium"]),
-        ("FuzzAgentFrame", ["Agent", "Sodium"]),
+        ("FuzzAgentFrame", ["Agent", "Sodium", "UnixSockets"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["Sodium"], path: "Fuzz/FuzzSupport"))
     for harness in harnesses {

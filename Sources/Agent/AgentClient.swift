@@ -1,5 +1,6 @@
 import CredentialVault
 import Glibc
+import UnixSockets
 import Sodium
 
 /// A connection to the agent of a vault, when one answers. Requests and their answers are

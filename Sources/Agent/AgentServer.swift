@@ -2,6 +2,7 @@ import CPosix
 import CredentialVault
 import Dispatch
 import Glibc
+import UnixSockets
 import Sodium
 import Synchronization
 import SystemErrors
@@ -48,6 +49,9 @@ public final class AgentServer: Sendable {
             let activated = try Self.activatedSocket(environment)
             listener = try activated ?? UnixSocket.listen(at: place.socket)
             ownsSocket = activated == nil
+        } catch let error as UnixSocketError {
+            close(lockFile)
+            throw AgentError(error.message)
         } catch {
             close(lockFile)
             throw error

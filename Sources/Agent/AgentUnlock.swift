@@ -1,5 +1,6 @@
 import CredentialVault
 import Glibc
+import UnixSockets
 
 /// The agent's hold on its vault: unlocked until a deadline — the idle time since the last use,
 /// or the maximum since the unlock, whichever comes first — then locked, its keys wiped.

@@ -1,5 +1,6 @@
 import Glibc
 import Sodium
+import UnixSockets
 
 /// One message on the control socket (docs/agent.md, "Wire format"): a 4-byte big-endian length
 /// and that many bytes — the protocol version, a type byte, then fields, each a 4-byte big-endian
@@ -39,9 +40,9 @@ public struct Frame {
     public func write(to fd: Int32) -> Bool {
         let total = 2 + fields.reduce(0) { $0 + 4 + $1.count }
         guard total <= Self.responseLimit else { return false }
-        guard Self.send(fd, Self.bigEndian(total) + [Self.version, type]) else { return false }
+        guard SocketStream.send(fd, Self.bigEndian(total) + [Self.version, type]) else { return false }
         for field in fields {
-            guard Self.send(fd, Self.bigEndian(field.count)), field.withUnsafeBytes({ Self.send(fd, $0) }) else { return false }
+            guard SocketStream.send(fd, Self.bigEndian(field.count)), field.withUnsafeBytes({ SocketStream.send(fd, $0) }) else { return false }
         }
         return true
     }
@@ -52,10 +53,10 @@ public struct Frame {
     public static func read(from fd: Int32, limit: Int, seconds: Int) -> Frame? {
         let deadline = Deadline(seconds: seconds)
         var head = [UInt8](repeating: 0, count: 4)
-        guard head.withUnsafeMutableBytes({ receive(fd, $0, deadline) }) else { return nil }
+        guard head.withUnsafeMutableBytes({ SocketStream.receive(fd, $0, deadline) }) else { return nil }
         let length = head.reduce(0) { $0 << 8 | Int($1) }
         guard length >= 2, length <= limit, let body = try? SecretBytes(zeroedCount: length),
-              body.withUnsafeMutableBytes({ receive(fd, $0, deadline) }) else { return nil }
+              body.withUnsafeMutableBytes({ SocketStream.receive(fd, $0, deadline) }) else { return nil }
         return decode(body)
     }
 
@@ -78,52 +79,4 @@ public struct Frame {
     }
 
     private static func bigEndian(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
-
-    private static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { send(fd, $0) } }
-
-    private static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < buffer.count {
-            let n = Glibc.send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return false }
-            offset += n
-        }
-        return true
-    }
-
-    private static func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ deadline: Deadline) -> Bool {
-        var offset = 0
-        while offset < buffer.count {
-            guard let left = deadline.millisecondsLeft else { return false }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(left))
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return false }
-            let n = recv(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_DONTWAIT))
-            if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            guard n > 0 else { return false }
-            offset += n
-        }
-        return true
-    }
-}
-
-/// A point in time on the clock that keeps counting while the machine sleeps (`CLOCK_BOOTTIME`).
-struct Deadline {
-    let at: Int64
-
-    init(seconds: Int) { at = Self.nowMilliseconds + Int64(seconds) * 1_000 }
-
-    /// Milliseconds left, or nil once passed.
-    var millisecondsLeft: Int64? {
-        let left = at - Self.nowMilliseconds
-        return left > 0 ? left : nil
-    }
-
-    static var nowMilliseconds: Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &time)
-        return Int64(time.tv_sec) * 1_000 + Int64(time.tv_nsec) / 1_000_000
-    }
 }

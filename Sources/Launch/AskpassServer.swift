@@ -4,6 +4,7 @@ import Glibc
 import SystemErrors
 import Sodium
 import Synchronization
+import UnixSockets
 
 /// Answers ssh's and ssh-add's password prompts from stored secrets without handing the secrets
 /// to them: a child gets only a socket path and a token (`CREDCTL_ASKPASS_SOCKET`,
@@ -38,24 +39,12 @@ public final class AskpassServer: @unchecked Sendable {
         guard mkdtemp(&template) != nil else { throw LaunchError("Cannot create a private directory in \(parent) (\(SystemError.describe(errno))).") }
         directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         socketPath = directory + "/askpass.sock"
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { rmdir(directory); throw LaunchError("Cannot create the askpass socket.") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(socketPath.utf8)
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd); rmdir(directory)
-            throw LaunchError("The askpass socket path \(socketPath) is too long.")
+        do {
+            listener = try UnixSocket.listen(at: socketPath)
+        } catch {
+            rmdir(directory)
+            throw LaunchError("Cannot listen on the askpass socket: \(error)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, chmod(socketPath, 0o600) == 0, listen(fd, 16) == 0 else {
-            close(fd); unlink(socketPath); rmdir(directory)
-            throw LaunchError("Cannot listen on the askpass socket (\(SystemError.describe(errno))).")
-        }
-        listener = fd
         DispatchQueue.global().async { [self] in serve() }
     }
 
@@ -95,12 +84,7 @@ public final class AskpassServer: @unchecked Sendable {
     }
 
     private func answer(_ connection: Int32) {
-        // `struct ucred` (pid, uid, gid), which Glibc's module does not export without _GNU_SOURCE.
-        var credentials = (pid: pid_t(0), uid: uid_t(0), gid: gid_t(0))
-        var length = socklen_t(MemoryLayout<(pid_t, uid_t, gid_t)>.size)
-        guard getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.uid == getuid(), credentials.pid > 0 else {
-            return reply(connection, .refused, nil)
-        }
+        guard UnixSocket.peerIsThisUser(connection) else { return reply(connection, .refused, nil) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var request: [UInt8] = []
