@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "UnixSockets", dependencies: ["CPosix", "SystemErrors"]),
         .target(name: "Launch", dependencies: ["Sodium", "CPosix", "SSHConfig", "SystemErrors", "UnixSockets"]),
         .target(name: "SSHConfig"),
+        // OpenSSH's agent protocol, served by the agent and by credctl ssh itself.
+        .target(name: "SSHAgentService", dependencies: ["Launch", "UnixSockets", "CPosix"]),
         .target(name: "S3", dependencies: ["Sodium", "Replication", "CCurl"]),
         .target(name: "CLogind", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "Agent", dependencies: ["CredentialVault", "Sodium", "CPosix", "CLogind", "SystemErrors", "UnixSockets"]),
@@ -49,6 +51,7 @@ let package = Package(
         .testTarget(name: "SecretTrackTests", dependencies: ["SecretTrack", "Sodium"]),
         .testTarget(name: "LaunchTests", dependencies: ["Launch", "Sodium"]),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
+        .testTarget(name: "SSHAgentServiceTests", dependencies: ["SSHAgentService", "UnixSockets"]),
         // Fixtures more than one test target starts (a real S3 server); never shipped.
         .target(name: "TestSupport", dependencies: ["S3", "Sodium"], path: "Tests/TestSupport"),
         .testTarget(name: "S3Tests", dependencies: ["S3", "Sodium", "Replication", "TestSupport"]),

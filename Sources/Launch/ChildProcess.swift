@@ -95,5 +95,23 @@ public struct ChildProcess: Sendable {
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
+    /// Waits for the child for at most `timeoutSeconds`: its exit status as `wait` gives it, or
+    /// nil when it had not ended in time (it is then killed and reaped).
+    public func wait(timeoutSeconds: Int) -> Int32? {
+        var status: Int32 = 0
+        for _ in 0..<(timeoutSeconds * 20) {
+            let ended = waitpid(pid, &status, WNOHANG)
+            if ended == pid {
+                let signal = status & 0x7F
+                return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+            }
+            if ended < 0 && errno != EINTR { return nil }
+            usleep(50_000)
+        }
+        kill(pid, SIGKILL)
+        _ = wait()
+        return nil
+    }
+
     public func terminate() { kill(pid, SIGTERM) }
 }

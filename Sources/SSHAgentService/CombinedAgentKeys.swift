@@ -1,0 +1,19 @@
+/// Keys from several places behind one socket: listed in order (a key listed twice, once),
+/// signed by the first place that signs.
+public struct CombinedAgentKeys: SSHAgentKeys {
+    public let sources: [any SSHAgentKeys]
+
+    public init(_ sources: [any SSHAgentKeys]) { self.sources = sources }
+
+    public func identities() -> [SSHAgentIdentity] {
+        var seen: Set<[UInt8]> = []
+        return sources.flatMap { $0.identities() }.filter { seen.insert($0.keyBlob).inserted }
+    }
+
+    public func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32) -> [UInt8]? {
+        for source in sources where source.identities().contains(where: { $0.keyBlob == keyBlob }) {
+            if let signature = source.sign(keyBlob: keyBlob, data: data, flags: flags) { return signature }
+        }
+        return nil
+    }
+}
