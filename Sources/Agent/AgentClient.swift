@@ -19,15 +19,26 @@ public final class AgentClient: @unchecked Sendable {
     deinit { close(fd) }
 
     /// Sends `request` and waits for the answer: 60 s for an unlock (Argon2id, the desktop
-    /// keyring), 5 s for anything else.
+    /// keyring), 1 s for `changed` (no command waits on it), 5 s for anything else.
     public func send(_ request: AgentRequest) throws -> AgentResponse {
-        let seconds = if case .unlock = request { 60 } else { 5 }
+        let seconds = switch request {
+        case .unlock: 60
+        case .changed: 1
+        default: 5
+        }
         guard try request.frame.write(to: fd), let frame = Frame.read(from: fd, limit: Frame.responseLimit, seconds: seconds),
               let response = AgentResponse(frame) else {
             // Said as "locked": a command that asked falls back to unlocking as it would without one.
             throw VaultError(.locked, "The agent at \(place.socket) did not answer.", hint: "Check it with: credctl status")
         }
         return response
+    }
+
+    /// Tells the agent at `place`, if one runs, that its vault changed here, so it syncs soon.
+    /// Best effort and quick: no agent, one that does not answer within a second, or one too old
+    /// to know the request, is as good as told.
+    public static func tellChanged(place: AgentPlace) {
+        _ = try? AgentClient(place: place, timeoutSeconds: 1)?.send(.changed)
     }
 
     /// The agent's state: unlocked or not, for how long, its pid and the id of the vault it serves.

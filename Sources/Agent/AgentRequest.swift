@@ -12,6 +12,9 @@ public enum AgentRequest {
     case stop
     /// Seal and store `body` under the reference key (`deviceOnly` or `syncable`).
     case store(reference: String, body: SecretBytes, availability: String)
+    /// The vault changed here: sync soon (debounced; no use of the keys, so not one for the
+    /// idle time either).
+    case changed
 
     var frame: Frame {
         get throws {
@@ -26,6 +29,7 @@ public enum AgentRequest {
             case .store(let reference, let body, let availability):
                 let texts = try [reference, availability].map { try SecretBytes(copying: Array($0.utf8)) }
                 return Frame(type: 0x06, fields: [texts[0], body, texts[1]])
+            case .changed: return Frame(type: 0x07, fields: [])
             }
         }
     }
@@ -48,6 +52,7 @@ public enum AgentRequest {
             guard let reference = frame.text(0), reference.utf8.count <= 256, let availability = frame.text(2),
                   ["deviceOnly", "syncable"].contains(availability) else { return nil }
             self = .store(reference: reference, body: frame.fields[1], availability: availability)
+        case (0x07, 0): self = .changed
         default: return nil
         }
     }

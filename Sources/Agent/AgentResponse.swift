@@ -17,7 +17,8 @@ public enum AgentResponse {
             case .secret(let body): return Frame(type: 0x81, fields: [body])
             case .status(let unlocked, let left, let pid, let vaultID, let sync):
                 return try Frame(type: 0x82, texts: [unlocked ? "unlocked" : "locked", left.map(String.init) ?? "", String(pid), vaultID,
-                                                     sync.last.map(String.init) ?? "", sync.next.map(String.init) ?? "", sync.error ?? ""])
+                                                     sync.last.map(String.init) ?? "", sync.next.map(String.init) ?? "", sync.error ?? "",
+                                                     String(sync.count), sync.watch ?? ""])
             case .error(let code, let message, let hint): return try Frame(type: 0xFF, texts: [code, message, hint ?? ""])
             }
         }
@@ -27,10 +28,12 @@ public enum AgentResponse {
         switch (frame.type, frame.fields.count) {
         case (0x80, 0): self = .ok
         case (0x81, 1): self = .secret(frame.fields[0])
-        case (0x82, 7):
+        // 7 fields: an agent from before the sync count and the watch.
+        case (0x82, 7), (0x82, 9):
             guard let state = frame.text(0), let pid = frame.text(2).flatMap(Int32.init), let vaultID = frame.text(3) else { return nil }
             let sync = AgentSyncStatus(last: frame.text(4).flatMap(Int64.init), next: frame.text(5).flatMap(Int64.init),
-                                       error: frame.text(6).flatMap { $0.isEmpty ? nil : $0 })
+                                       error: frame.text(6).flatMap { $0.isEmpty ? nil : $0 }, count: frame.text(7).flatMap(Int.init) ?? 0,
+                                       watch: frame.text(8).flatMap { $0.isEmpty ? nil : $0 })
             self = .status(unlocked: state == "unlocked", secondsLeft: frame.text(1).flatMap(Int.init), pid: pid, vaultID: vaultID, sync: sync)
         case (0xFF, 3):
             guard let code = frame.text(0), let message = frame.text(1) else { return nil }

@@ -142,6 +142,10 @@ public final class AgentServer: Sendable {
         case .stop:
             stop()
             return .ok
+        case .changed:
+            // Noted only: the sync thread syncs, after the debounce; never this loop.
+            sync?.changed()
+            return .ok
         case .store(let text, let body, let availability):
             guard unlock.isUnlocked else {
                 return .error(code: VaultError.Code.locked.rawValue, message: "The agent holds the vault locked.", hint: "Unlock it with: credctl unlock")

@@ -16,7 +16,7 @@ public struct Frame {
     public static let responseLimit = 2 << 20
     /// No message has more fields; each field costs a guarded allocation, so a frame of many
     /// empty fields is refused before it costs thousands of them.
-    public static let fieldLimit = 8
+    public static let fieldLimit = 9
 
     public let type: UInt8
     public let fields: [SecretBytes]

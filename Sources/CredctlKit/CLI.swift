@@ -41,7 +41,10 @@ public enum CLI {
                 try printHelp(topic)
             case .run(let type, let parsed, let globals):
                 let command = try type.init(parsed)
-                try command.run(Context(globals: globals, environment: environment))
+                let context = Context(globals: globals, environment: environment)
+                // Also after a failure: an edit committed before it is to be sent all the same.
+                defer { context.tellAgentOfEdits() }
+                try command.run(context)
             }
             return ExitStatus.success
         } catch let error as ChildExit {

@@ -12,6 +12,14 @@ extension Context {
         return client
     }
 
+    /// Tells a running agent of this vault that the command left edits to send, so it syncs
+    /// soon instead of at its next scheduled sync. Asked only then (a command that synced sent
+    /// them), quickly, and never failing the command.
+    func tellAgentOfEdits() {
+        guard opened.haveNewEdits else { return }
+        AgentClient.tellChanged(place: agentPlace)
+    }
+
     /// Makes `vault` able to write secrets: through an unlocked agent of the same vault (which
     /// seals them), else unlocked here as always.
     func unlockForWriting(_ vault: Vault) throws {

@@ -5,6 +5,8 @@ import Launch
 struct Context {
     let globals: GlobalOptions
     let environment: [String: String]
+    /// Every vault `openVault` opened, so that what the command left to send is known at its end.
+    let opened = OpenedVaults()
 
     var json: Bool { globals.json }
 
@@ -36,7 +38,11 @@ struct Context {
     }
 
     /// Opens the vault without unlocking it.
-    func openVault() throws -> Vault { try Vault.open(at: vaultPath) }
+    func openVault() throws -> Vault {
+        let vault = try Vault.open(at: vaultPath)
+        opened.note(vault)
+        return vault
+    }
 
     /// Opens and unlocks the vault: key file, passphrase file, or — on a terminal — a prompt.
     func unlockedVault() throws -> Vault {

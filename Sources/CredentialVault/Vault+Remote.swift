@@ -156,6 +156,10 @@ extension Vault {
     /// Whether this vault syncs with a remote (new secrets are then syncable at once).
     public var hasRemote: Bool { (try? RemoteBinding.load(from: directory)) != nil }
 
+    /// Where this vault syncs as bound now; nil without a remote, or with a binding this build
+    /// cannot read (sync then says why).
+    public var remoteAddress: RemoteAddress? { try? RemoteBinding.load(from: directory)?.address() }
+
     /// Where new secrets go: syncable once a remote is bound, device-only before.
     var newSecretAvailability: Availability { hasRemote ? .syncable : .deviceOnly }
 }

@@ -60,6 +60,12 @@ public enum Journal {
         try db.queryFirst("SELECT count(*) FROM replication_journal") { $0.int(0) } ?? 0
     }
 
+    /// The clock of the newest pending version, nil when nothing is pending. A local edit ticks
+    /// the track's clock past every version it has seen, so this grows with each new edit.
+    public static func newestPending(_ db: Connection) throws -> UInt64? {
+        try db.queryFirst("SELECT max(version_clock) FROM replication_journal") { $0.isNull(0) ? nil : $0.uint64(0) } ?? nil
+    }
+
     /// Clears the intent for `recordName` only if it still holds exactly `version`.
     public static func acknowledge(_ db: Connection, recordName: String, version: RecordVersion) throws {
         try db.run("DELETE FROM replication_journal WHERE record_name = ? AND version_clock = ? AND version_device = ?",

@@ -14,6 +14,11 @@ extension SQLiteZoneStore {
         try readBookkeeping { try SyncTables.state($0, zone: zone) }
     }
 
+    /// The clock of the newest edit waiting to be sent (`Journal.newestPending`).
+    public func newestPendingEdit() throws -> UInt64? {
+        try readBookkeeping { try Journal.newestPending($0) }
+    }
+
     public func noteUnreadable(_ name: String, digest: [UInt8]) throws -> Int {
         try writeBookkeeping { try SyncTables.noteUnreadable($0, name: name, digest: digest) }
     }

@@ -28,6 +28,7 @@ final class AgentFrameTests: XCTestCase {
         let read = try XCTUnwrap(reading(frame(type: 0x04, [Array("host.x.password".utf8)])))
         guard case .read(let reference)? = AgentRequest(read) else { return XCTFail("a read request") }
         XCTAssertEqual(reference, "host.x.password")
+        guard case .changed? = AgentRequest(try XCTUnwrap(reading(frame(type: 0x07, [])))) else { return XCTFail("a changed request") }
 
         XCTAssertNil(reading(frame(version: 9, type: 0x01, [])), "another protocol version")
         XCTAssertNil(reading([0, 0, 0, 2, Frame.version]), "truncated")
@@ -41,7 +42,7 @@ final class AgentFrameTests: XCTestCase {
                         frame(type: 0x02, [Array("root".utf8), [], Array("0".utf8), Array("0".utf8)]),
                         frame(type: 0x02, [Array("passphrase".utf8), [], Array("-1".utf8), Array("0".utf8)]),
                         frame(type: 0x02, [Array("passphrase".utf8), [], Array("90000".utf8), Array("0".utf8)]),
-                        frame(type: 0x04, [Array(repeating: 0x41, count: 300)])] {
+                        frame(type: 0x04, [Array(repeating: 0x41, count: 300)]), frame(type: 0x07, [[]])] {
             let parsed = try XCTUnwrap(reading(hostile))
             XCTAssertNil(AgentRequest(parsed), "\(hostile.prefix(12))")
         }
@@ -53,13 +54,17 @@ final class AgentFrameTests: XCTestCase {
         XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
         defer { close(fds[0]); close(fds[1]) }
         XCTAssertTrue(try AgentResponse.secret(secret).frame.write(to: fds[1]))
-        let sync = AgentSyncStatus(last: 100, next: nil, error: "remote unreachable")
+        let sync = AgentSyncStatus(last: 100, next: nil, error: "remote unreachable", count: 3, watch: "watching")
         XCTAssertTrue(try AgentResponse.status(unlocked: true, secondsLeft: 42, pid: 7, vaultID: "v", sync: sync).frame.write(to: fds[1]))
         guard case .secret(let body)? = Frame.read(from: fds[0], limit: Frame.responseLimit, seconds: 2).flatMap(AgentResponse.init) else { return XCTFail() }
         XCTAssertTrue(body == secret)
         guard case .status(let unlocked, let left, let pid, let vault, let read)? = Frame.read(from: fds[0], limit: Frame.responseLimit, seconds: 2).flatMap(AgentResponse.init) else { return XCTFail() }
         XCTAssertEqual([unlocked ? "u" : "l", String(left ?? 0), String(pid), vault], ["u", "42", "7", "v"])
         XCTAssertEqual(read, sync)
+        // An agent from before the sync count and the watch answers seven fields.
+        let older = try Frame(type: 0x82, texts: ["locked", "", "7", "v", "100", "", ""])
+        guard case .status(_, _, _, _, let synced)? = AgentResponse(older) else { return XCTFail("an older agent's status") }
+        XCTAssertEqual(synced, AgentSyncStatus(last: 100, next: nil, error: nil, count: 0, watch: nil))
     }
 
     func testAClientThatStopsSendingIsCutOffAtTheDeadline() {

@@ -33,7 +33,8 @@ struct StatusCommand: Command {
         let agentState: String = agent.map { $0.unlocked ? "unlocked" : "locked" } ?? "not-running"
         let agentJSON = JSONValue.object([("state", .string(agentState)), ("pid", .optional(agent.map { Int($0.pid) })),
                                           ("seconds_left", .optional(agent?.secondsLeft)), ("last_sync", .optional(agent?.sync.last.map { Int($0) })),
-                                          ("next_sync", .optional(agent?.sync.next.map { Int($0) })), ("sync_error", .optional(agent?.sync.error))])
+                                          ("next_sync", .optional(agent?.sync.next.map { Int($0) })), ("sync_error", .optional(agent?.sync.error)),
+                                          ("sync_count", .optional(agent?.sync.count)), ("remote_watch", .optional(agent?.sync.watch))])
         if context.json {
             Output.json(.object([
                 ("path", .string(status.path)), ("vault_id", .string(status.vaultID)), ("device_id", .string(status.deviceID)),
@@ -105,7 +106,11 @@ struct StatusCommand: Command {
         } ?? "not running (credctl unlock starts one)"))
         if let sync = agent?.sync, sync.last != nil || sync.next != nil {
             lines.append("             background sync: last \(sync.last.map { LocalTime.iso($0) } ?? "never")"
-                         + (sync.next.map { ", next \(LocalTime.iso($0))" } ?? ", running now") + (sync.error.map { "; failed: \($0)" } ?? ""))
+                         + (sync.next.map { ", next \(LocalTime.iso($0))" } ?? ", running now") + (sync.error.map { "; failed: \($0)" } ?? "")
+                         + " (\(sync.count) since it started)")
+            lines.append("             and soon after each local change" + (sync.watch.map { watch in
+                watch == AgentSyncStatus.watching ? " or change in the remote directory (inotify)" : "; the remote directory is not watched: \(watch)"
+            } ?? ""))
         }
         for zone in status.zones {
             let reason = zone.reason.map { ": \($0)" } ?? ""

@@ -1,0 +1,31 @@
+import CredentialVault
+import Synchronization
+
+/// The vaults one command opened, each with where its unsent edits stood then: afterwards, what
+/// the command left to send (docs/agent.md, "Background sync" — the agent is told).
+final class OpenedVaults: Sendable {
+    /// The vault is held weakly: it, and the keys it may hold, go when the command is done with
+    /// it (before `ssh` starts, say), not when the command ends.
+    private struct Entry {
+        weak var vault: Vault?
+        let path: String
+        let mark: LocalEditMark
+    }
+
+    private let opened = Mutex<[Entry]>([])
+
+    /// Notes `vault` as just opened, before the command touches it.
+    func note(_ vault: Vault) {
+        let entry = Entry(vault: vault, path: vault.directory.path, mark: LocalEditMark(of: vault))
+        opened.withLock { $0.append(entry) }
+    }
+
+    /// Whether any of them now holds an edit, made since it was opened, that waits to be sent.
+    var haveNewEdits: Bool {
+        opened.withLock { $0 }.contains { entry in
+            // One the command let go of is opened again to look.
+            guard let vault = entry.vault ?? (try? Vault.open(at: entry.path)) else { return false }
+            return LocalEditMark(of: vault).isPast(entry.mark)
+        }
+    }
+}
