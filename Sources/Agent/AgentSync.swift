@@ -2,6 +2,7 @@ import CredentialVault
 import Dispatch
 import Glibc
 import Synchronization
+import UnixSockets
 
 /// The agent's background sync (docs/agent.md, "Background sync"): every `interval` seconds,
 /// with up to a tenth of it added at random so devices do not all sync at once, and after a
