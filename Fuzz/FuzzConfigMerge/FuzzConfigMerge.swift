@@ -9,8 +9,8 @@ import SQLite
 ///
 /// Selector 0: the rest as a config payload (`ConfigPayload.decode` with the column count of the
 /// next byte), which must re-encode to itself. Selector 1: a format-2 payload of the kind the
-/// next byte picks, at a record version from the input (`FieldPayload`), which must re-encode to
-/// itself. Otherwise: a batch header (writer device,
+/// next byte picks (its high bit: format 3), at a record version from the input
+/// (`FieldPayload`), which must re-encode to itself. Otherwise: a batch header (writer device,
 /// sequence, whether it advances the cursor), then up to 8 envelopes — kind, record id (from a
 /// few, so records meet), deleted flag, format version (1, 2 or any), clock, payload — each encoded with its
 /// hash and read back through `BatchCodec.decode` as a fetch would, then applied:
@@ -31,11 +31,13 @@ public func fuzzConfigMerge(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
         return 0
     }
     if input.byte() % 4 == 0 {
-        let kind = kinds[Int(input.byte()) % kinds.count]
+        let selector = input.byte()
+        let kind = kinds[Int(selector & 0x7f) % kinds.count]
+        let format = FieldPayload.formatVersion + UInt16(selector >> 7)
         let version = RecordVersion(clock: input.u64(), device: FuzzFixtures.devices[Int(input.byte()) % FuzzFixtures.devices.count])
         let bytes = input.rest()
-        if let same = FieldPayload.reencodes(bytes, kind: kind, recordVersion: version) {
-            FuzzFixtures.require(same, "a decoded format-2 config payload re-encodes to other bytes")
+        if let same = FieldPayload.reencodes(bytes, kind: kind, format: format, recordVersion: version) {
+            FuzzFixtures.require(same, "a decoded format-\(format) config payload re-encodes to other bytes")
         }
         return 0
     }

@@ -32,7 +32,7 @@ enum ReplicationSeeds {
         _ = try store.save(HostGroup(id: groupID, label: "production"))
         _ = try store.save(Identity(id: identityID, label: "laptop", username: "deploy", keyType: .ed25519,
                                     publicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGJqG0Rq6WZ0l5b5Sx1vGWlQ0iLrV3n0pPz0b5d1n1bU me@laptop",
-                                    passphraseRef: .identityPassphrase(identityID)))
+                                    passphraseRef: .identityPassphrase(identityID), confirm: true))
         _ = try store.save(Host(id: hostID, label: "web-1", hostname: "web-1.example.com", port: 2222, username: "deploy",
                                 authMethod: .password, identityID: identityID, groupID: groupID, passwordRef: .hostPassword(hostID)))
         _ = try store.save(PortForwardRule(hostID: hostID, kind: .local, bindAddress: "127.0.0.1", bindPort: 8080, destinationHost: "localhost", destinationPort: 80))
@@ -117,14 +117,17 @@ enum ReplicationSeeds {
             writer.byte(UInt8(kinds.firstIndex(of: envelope.kind) ?? 0))
             let id = envelope.recordName.split(separator: "/").last.map(String.init) ?? ""
             writer.byte(UInt8(ids.firstIndex(of: id) ?? 0))
-            writer.byte((deleted ? 1 : 0) | (envelope.formatVersion == 2 ? 0x40 : 0))
+            let format = deleted ? 1 : envelope.formatVersion
+            writer.byte((deleted ? 1 : 0) | (format == 2 ? 0x40 : format > 2 ? 0x80 : 0))
+            if format > 2 { writer.u16(format) }
             writer.u64(clock)
             writer.field(deleted ? [] : envelope.payload)
         }
         for envelope in envelopes {
-            // Format 2 alone: selector 1, the kind, the record version, the payload.
+            // Format 2 (or 3, the identity that asks for confirmation) alone: selector 1, the kind
+        // (high bit: format 3), the record version, the payload.
             seeds.write("FuzzConfigMerge") { writer in
-                writer.byte(1); writer.byte(0); writer.byte(UInt8(kinds.firstIndex(of: envelope.kind) ?? 0))
+                writer.byte(1); writer.byte(0); writer.byte(UInt8(kinds.firstIndex(of: envelope.kind) ?? 0) | (envelope.formatVersion > 2 ? 0x80 : 0))
                 writer.u64(envelope.version.clock); writer.byte(0); writer.append(envelope.payload)
             }
         }

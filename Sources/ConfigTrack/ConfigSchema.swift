@@ -56,7 +56,24 @@ enum ConfigSchema {
         incarnationsMigration,
         RemovalLog.migration,
         labelKeysMigration,
+        identityConfirmationMigration,
     ])
+
+    /// Identities may ask for confirmation on each use: `confirm` (0 or 1), a field group added
+    /// in format 3. Every stored identity gets it unwritten, as a record from an older build
+    /// reads: its stored stamps (`fields`: a u16 group count, then each group's) go from three
+    /// groups to four, the last tag 2; NULL stood for three stamps of tag 0. A row whose stamps
+    /// do not start so is left as it is (it reads as damaged either way).
+    static let identityConfirmationMigration = Migration("config: identity confirmation") { db in
+        try db.execute("ALTER TABLE identities ADD COLUMN confirm INTEGER NOT NULL DEFAULT 0")
+        let rows = try db.query("SELECT id, fields FROM identities") { ($0.text(0) ?? "", $0.blob(1)) }
+        for (id, fields) in rows {
+            let stamps = fields ?? [0, 3, 0, 0, 0]
+            guard stamps.starts(with: [0, 3]) else { continue }
+            let four: [UInt8] = [0, 4] + stamps.dropFirst(2) + [2]
+            try db.run("UPDATE identities SET fields = ? WHERE id = ?", [four, id])
+        }
+    }
 
     /// Labelled rows keep their label's key (`LabelText.key`), indexed: uniqueness and lookups
     /// ignore case and Unicode normalization. Filled here for the rows already stored; every

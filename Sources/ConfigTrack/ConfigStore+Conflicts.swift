@@ -57,7 +57,7 @@ extension ConfigStore {
     private static func conflict(_ row: Row) -> ConfigConflict? {
         guard let type = ConfigZone.kinds[row.text(2) ?? ""], let group = type.fieldGroups.first(where: { $0.name == row.text(3) }),
               let kept = ConfigPayload.decode(row.blob(4) ?? [], count: group.columns.count),
-              let state = ConfigPayload.decode(row.blob(11) ?? [], count: type.columns.count) else { return nil }
+              let state = type.keptValues(row.blob(11) ?? []) else { return nil }
         let winner = row.blob(7).flatMap { ConfigPayload.decode($0, count: group.columns.count) }
         return ConfigConflict(id: row.int64(0), recordName: row.text(1) ?? "", kind: type.kind, group: group.name,
                               columns: group.columns.map { type.columns[$0] }, kept: kept,

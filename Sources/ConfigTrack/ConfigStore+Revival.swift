@@ -16,7 +16,7 @@ extension ConfigStore {
         try read("read a removed \(R.kind)") { db in
             let key = CanonicalUUID.text(id)
             guard let state = try db.queryFirst("SELECT last_state FROM config_tombstones WHERE record_name = ?", ["\(R.kind)/\(key)"], { $0.blob(0) }) ?? nil,
-                  let values = ConfigPayload.decode(state, count: R.columns.count) else { return nil }
+                  let values = R.keptValues(state) else { return nil }
             return try R.unversioned(key: key, values: values)
         }
     }

@@ -186,7 +186,7 @@ public final class ConfigStore: Sendable {
                                       [LabelText.key(record.label), key]) { $0.text(0) ?? "" }
         if let clash {
             let same = clash == record.label ? "" : " ('\(CanonicalUUID.printable(clash))'; labels that differ only by case are the same label)"
-            throw ConfigError(.alreadyExists, "A \(R.kind) labelled '\(CanonicalUUID.printable(record.label))' already exists\(same).",
+            throw ConfigError(.alreadyExists, "\(R.kind == Identity.kind ? "An" : "A") \(R.kind) labelled '\(CanonicalUUID.printable(record.label))' already exists\(same).",
                               hint: "Choose another label or edit the existing \(R.kind).")
         }
         // Swift compares strings by canonical equivalence: equal here means the label reads the same.
@@ -217,7 +217,10 @@ public final class ConfigStore: Sendable {
         let version = try LocalClock.tick(db, device: deviceID, skew: clockSkew.withLock { $0 })
         stamped.version = version
         let stamps = changed.indices.map { index in
-            changed[index] ? FieldStamp(writing: version, after: stored?.stamps[index]) : stored!.stamps[index]
+            guard changed[index] else { return stored!.stamps[index] }
+            // A new record leaves a group older builds lack unwritten while it can, so they read it.
+            if stored == nil, R.fieldGroups[index].isUnwritten(in: values) { return FieldStamp.unwritten }
+            return FieldStamp(writing: version, after: stored?.stamps[index])
         }
         let incarnation = stored?.incarnation ?? 0
         try db.run(R.insertSQL, R.insertValues(key: key, values: values, version: version, fields: FieldStamp.stored(stamps, recordVersion: version), incarnation: incarnation))

@@ -14,7 +14,7 @@ extension ConfigZone {
     /// `removal`: the context that came with a deletion (`RemovalPairing`).
     func merge(_ db: Connection, _ envelope: Envelope, pending: Bool, tombstones: Bool, known: Bool = true, removal: VersionContext? = nil) throws -> MergeOutcome {
         guard let type = Self.kinds[envelope.kind] else { return .unsupported("unknown record kind '\(envelope.kind)'") }
-        guard [ConfigPayload.formatVersion, FieldPayload.formatVersion].contains(envelope.formatVersion) else {
+        guard type.reads(format: envelope.formatVersion) else {
             return .unsupported("unsupported \(envelope.kind) format version \(envelope.formatVersion)")
         }
         guard let id = Self.id(of: envelope.recordName, kind: envelope.kind) else { return .quarantined("malformed record name") }
@@ -187,10 +187,11 @@ extension ConfigZone {
     private func decode(_ envelope: Envelope, _ type: any ConfigRecord.Type, key: String) -> Decoding {
         let incoming: IncomingRecord
         if envelope.formatVersion == ConfigPayload.formatVersion {
-            guard let values = ConfigPayload.decode(envelope.payload, count: type.columns.count) else { return .refused(.quarantined("invalid \(envelope.kind) payload")) }
-            incoming = IncomingRecord(values: values, stamps: Array(repeating: .only(envelope.version), count: type.fieldGroups.count), legacy: true)
+            guard let (values, stamps) = type.formatOne(envelope.payload, version: envelope.version) else { return .refused(.quarantined("invalid \(envelope.kind) payload")) }
+            incoming = IncomingRecord(values: values, stamps: stamps, legacy: true)
         } else {
-            guard let (values, stamps) = FieldPayload.decode(envelope.payload, groups: type.fieldGroups, columnCount: type.columns.count, recordVersion: envelope.version)
+            guard let (values, stamps) = FieldPayload.decode(envelope.payload, format: envelope.formatVersion, groups: type.fieldGroups,
+                                                             columnCount: type.columns.count, recordVersion: envelope.version)
             else { return .refused(.quarantined("invalid \(envelope.kind) payload")) }
             incoming = IncomingRecord(values: values, stamps: stamps, legacy: false)
         }

@@ -11,8 +11,7 @@ extension ConfigZone {
             guard let frame = try SyncTables.snapshotFrame(db, zone: zone, ownDevice: deviceID) else { return nil }
             for type in Self.kinds.values.sorted(by: { $0.kind < $1.kind }) {
                 try StoredRecord.forEach(db, type) { id, stored in
-                    try emit(Envelope(recordName: type.kind + "/" + id, kind: type.kind, formatVersion: FieldPayload.formatVersion,
-                                      version: stored.version, deleted: false, incarnation: stored.incarnation, payload: stored.payload(type)))
+                    try emit(stored.envelope(type, recordName: type.kind + "/" + id))
                 }
             }
             // Each tombstone after its removal, as a batch carries them (read in the same pass).

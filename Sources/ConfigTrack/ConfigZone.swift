@@ -59,8 +59,7 @@ public struct ConfigZone: SQLiteZoneStore {
 
     func localEnvelope(_ db: Connection, type: any ConfigRecord.Type, id: UUID, recordName: String, rows: Bool, tombstones: Bool) throws -> Envelope? {
         if rows, let stored = try StoredRecord.read(db, type, key: CanonicalUUID.text(id)) {
-            return Envelope(recordName: recordName, kind: type.kind, formatVersion: FieldPayload.formatVersion, version: stored.version,
-                            deleted: false, incarnation: stored.incarnation, payload: stored.payload(type))
+            return stored.envelope(type, recordName: recordName)
         }
         guard tombstones else { return nil }
         return try tombstone(db, recordName: recordName, kind: type.kind)

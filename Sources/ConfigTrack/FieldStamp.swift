@@ -20,14 +20,24 @@ struct FieldStamp: Sendable, Hashable {
     /// The stamp every group of a format-1 record (or of a row with no `fields`) has.
     static func only(_ version: RecordVersion) -> FieldStamp { FieldStamp(version: version, context: VersionContext(only: version)) }
 
+    /// The stamp of a group no device has written: one added to its kind after an older build
+    /// wrote the record (`FieldGroup.since`), or left at its unwritten values by a new record.
+    /// Every write beats it, and nothing is kept as a conflict against it: nobody wrote it.
+    static let unwritten = FieldStamp(version: RecordVersion(clock: 0, device: ""), context: VersionContext())
+
+    /// Whether this is `.unwritten` (no device writes with an empty id).
+    var isUnwritten: Bool { version.device.isEmpty }
+
     /// Whether this is `.only(recordVersion)`, asked without building that stamp: every stamp of
     /// every record is asked this when it is stored or sent.
     func isOnly(_ recordVersion: RecordVersion) -> Bool {
         version == recordVersion && (version.clock == 0 ? context.isEmpty : context.isOnly(version))
     }
 
-    /// Tag 0 when the stamp is `only(recordVersion)`, else tag 1, the version and the context.
+    /// Tag 0 when the stamp is `only(recordVersion)`, tag 2 when it is `unwritten`, else tag 1,
+    /// the version and the context.
     func encode(into writer: inout ByteWriter, recordVersion: RecordVersion) {
+        if isUnwritten { return writer.u8(2) }
         if isOnly(recordVersion) { return writer.u8(0) }
         writer.u8(1)
         writer.u64(version.clock)
@@ -36,9 +46,11 @@ struct FieldStamp: Sendable, Hashable {
     }
 
     /// Reads a stamp written by `encode`, refusing anything not canonical or not a write context.
+    /// (Which groups may be unwritten is the payload's rule: `FieldPayload.decode`.)
     static func decode(from reader: inout ByteReader, recordVersion: RecordVersion) throws -> FieldStamp {
         switch try reader.u8() {
         case 0: return .only(recordVersion)
+        case 2: return .unwritten
         case 1:
             let version = RecordVersion(clock: try reader.u64(), device: try reader.string(maximum: 128))
             let stamp = FieldStamp(version: version, context: try VersionContext.decode(from: &reader))

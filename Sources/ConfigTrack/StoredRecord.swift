@@ -31,8 +31,9 @@ struct StoredRecord {
         incarnation = row.int64(first + count + 3)
     }
 
-    /// The record as a format-2 payload.
-    func payload(_ type: any ConfigRecord.Type) -> [UInt8] {
-        FieldPayload.encode(values, stamps: stamps, groups: type.fieldGroups, recordVersion: version)
+    /// The record as a live envelope, in the first format that carries every group written.
+    func envelope(_ type: any ConfigRecord.Type, recordName: String) -> Envelope {
+        Envelope(recordName: recordName, kind: type.kind, formatVersion: FieldPayload.format(of: stamps, groups: type.fieldGroups), version: version,
+                 deleted: false, incarnation: incarnation, payload: FieldPayload.encode(values, stamps: stamps, groups: type.fieldGroups, recordVersion: version))
     }
 }

@@ -3,7 +3,7 @@ enum CommandTable {
     static var all: [any Command.Type] {[
         InitCommand.self, StatusCommand.self,
         HostAddCommand.self, HostEditCommand.self, HostListCommand.self, HostShowCommand.self, HostRemoveCommand.self,
-        IdentityAddCommand.self, IdentityListCommand.self, IdentityShowCommand.self, IdentityRemoveCommand.self,
+        IdentityAddCommand.self, IdentityEditCommand.self, IdentityListCommand.self, IdentityShowCommand.self, IdentityRemoveCommand.self,
         GroupAddCommand.self, GroupListCommand.self, GroupRemoveCommand.self,
         ForwardAddCommand.self, ForwardListCommand.self, ForwardRemoveCommand.self,
         ResolveCommand.self, ReadCommand.self, RemoteSetCommand.self, RemoteUpgradeCommand.self, SyncCommand.self, AgentCommand.self, UnlockCommand.self, LockCommand.self, DeviceListCommand.self, DeviceRequestsCommand.self, DeviceApproveCommand.self, DeviceRejectCommand.self, DeviceRevokeCommand.self, DeviceRenameCommand.self, VaultRotateCommand.self, RecoveryKeyRotateCommand.self, QuarantineListCommand.self, QuarantineDiscardCommand.self,

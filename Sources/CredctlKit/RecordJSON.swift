@@ -19,6 +19,7 @@ enum RecordJSON {
             ("id", .string(CanonicalUUID.text(identity.id))), ("label", .string(identity.label)), ("user", .optional(identity.username)),
             ("key_type", .string(identity.keyType.rawValue)), ("public_key", .string(identity.publicKey)),
             ("private_key_ref", .string(identity.privateKeyRef.key)), ("passphrase_ref", .optional(identity.passphraseRef?.key)),
+            ("confirm", .bool(identity.confirm)),
         ])
     }
 

@@ -24,7 +24,7 @@ final class FieldMergeTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
 
     /// Fresh stores and remote, with host `cx` made on A and known to B and C.
-    private func reset() throws {
+    func reset() throws {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] { try FileManager.default.removeItem(atPath: directory + "/" + name) }
         try FileManager.default.createDirectory(atPath: directory + "/remote", withIntermediateDirectories: true)
         remote = DirectoryRemote(root: directory + "/remote")
@@ -54,9 +54,9 @@ final class FieldMergeTests: XCTestCase {
     /// The orders of the issue: A first, B first, interleaved (each uploads before seeing the
     /// other's edit), and through a third device that relays A's edit from a snapshot after
     /// A's own batch was collected.
-    private static let orders = ["A first", "B first", "interleaved", "relayed by C"]
+    static let orders = ["A first", "B first", "interleaved", "relayed by C"]
 
-    private func syncAll(in order: String) throws {
+    func syncAll(in order: String) throws {
         switch order {
         case "A first": for store in [a!, b!, a!] { try sync(store) }
         case "B first": for store in [b!, a!, b!] { try sync(store) }

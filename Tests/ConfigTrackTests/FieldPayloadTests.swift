@@ -11,7 +11,7 @@ final class FieldPayloadTests: XCTestCase {
     private let values: [SQLValue] = [.text("prod"), .null]
 
     private func decode(_ bytes: [UInt8]) -> (values: [SQLValue], stamps: [FieldStamp])? {
-        FieldPayload.decode(bytes, groups: groups, columnCount: HostGroup.columns.count, recordVersion: record)
+        FieldPayload.decode(bytes, format: FieldPayload.formatVersion, groups: groups, columnCount: HostGroup.columns.count, recordVersion: record)
     }
 
     func testRoundTripsWithTheShortTagOnlyWhereItApplies() throws {
@@ -68,6 +68,95 @@ final class FieldPayloadTests: XCTestCase {
             ConfigPayload.encode([value], into: &allOlder)
         }
         XCTAssertNil(decode(allOlder.bytes), "no group at the envelope's version")
+    }
+
+    // MARK: - A group added later (identities' `confirm`, format 3)
+
+    private let identity = Identity(label: "laptop", keyType: .ed25519, publicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl me")
+    private let older = FieldStamp(version: RecordVersion(clock: 500, device: "device-a"), context: VersionContext(["device-a": 500]))
+
+    private func decodeIdentity(_ bytes: [UInt8], format: UInt16) -> (values: [SQLValue], stamps: [FieldStamp])? {
+        FieldPayload.decode(bytes, format: format, groups: Identity.fieldGroups, columnCount: Identity.columns.count, recordVersion: record)
+    }
+
+    /// What a build before `confirm` decodes: three groups over six columns.
+    private func decodeAsOlderBuild(_ bytes: [UInt8]) -> (values: [SQLValue], stamps: [FieldStamp])? {
+        FieldPayload.decode(bytes, format: FieldPayload.formatVersion, groups: Array(Identity.fieldGroups.prefix(3)), columnCount: 6, recordVersion: record)
+    }
+
+    func testAnIdentityThatNeverAskedForConfirmationIsTheFormatTwoPayloadOlderBuildsRead() throws {
+        let values = identity.columnValues.map(\.sqlValue)
+        let stamps = [FieldStamp.only(record), older, older, .unwritten]
+        XCTAssertEqual(FieldPayload.format(of: stamps, groups: Identity.fieldGroups), 2)
+        let bytes = FieldPayload.encode(values, stamps: stamps, groups: Identity.fieldGroups, recordVersion: record)
+        XCTAssertEqual(bytes, FieldPayload.encode(Array(values.prefix(6)), stamps: Array(stamps.prefix(3)), groups: Array(Identity.fieldGroups.prefix(3)),
+                                                 recordVersion: record), "byte for byte what an older build writes")
+        let older = try XCTUnwrap(decodeAsOlderBuild(bytes))
+        XCTAssertEqual(older.values, Array(values.prefix(6)))
+        let decoded = try XCTUnwrap(decodeIdentity(bytes, format: 2))
+        XCTAssertEqual(decoded.values, values)
+        XCTAssertEqual(decoded.values[6], .integer(0), "read as not asking")
+        XCTAssertEqual(decoded.stamps, stamps)
+        XCTAssertNil(decodeIdentity(bytes, format: 3), "a record is sent in one format only")
+    }
+
+    func testAnIdentityThatWroteItsConfirmationIsFormatThreeWhichOlderBuildsCannotRead() throws {
+        var asks = identity
+        for (confirm, stamp) in [(true, FieldStamp.only(record)), (false, older)] {
+            asks.confirm = confirm
+            let values = asks.columnValues.map(\.sqlValue)
+            let stamps = [older, older, .only(record), stamp]
+            XCTAssertEqual(FieldPayload.format(of: stamps, groups: Identity.fieldGroups), 3)
+            let bytes = FieldPayload.encode(values, stamps: stamps, groups: Identity.fieldGroups, recordVersion: record)
+            let decoded = try XCTUnwrap(decodeIdentity(bytes, format: 3))
+            XCTAssertEqual(decoded.values, values)
+            XCTAssertEqual(decoded.stamps, stamps, "a written 'no' keeps its stamp: it must beat a concurrent 'yes'")
+            XCTAssertNil(decodeIdentity(bytes, format: 2))
+            XCTAssertNil(decodeAsOlderBuild(bytes), "an older build keeps it for after its upgrade")
+            XCTAssertNil(decodeIdentity(bytes, format: 4))
+        }
+    }
+
+    func testUnwrittenStampsWhereNoneCanBeAreRefused() {
+        let values = identity.columnValues.map(\.sqlValue)
+        func payload(_ stamps: [FieldStamp], _ values: [SQLValue]) -> [UInt8] {
+            var writer = ByteWriter()
+            writer.u16(UInt16(stamps.count))
+            for (group, stamp) in zip(Identity.fieldGroups, stamps) {
+                stamp.encode(into: &writer, recordVersion: record)
+                ConfigPayload.encode(group.values(of: values), into: &writer)
+            }
+            return writer.bytes
+        }
+        var yes = values
+        yes[6] = .integer(1)
+        XCTAssertNotNil(decodeIdentity(payload([.only(record), older, older, .only(record)], yes), format: 3))
+        XCTAssertNil(decodeIdentity(payload([.only(record), older, older, .unwritten], values), format: 3), "format 2 carries it")
+        XCTAssertNil(decodeIdentity(payload([.only(record), older, older, .unwritten], yes), format: 3), "unwritten, yet asking")
+        XCTAssertNil(decodeIdentity(payload([.only(record), .unwritten, older], values), format: 2), "a group of format 2 is always written")
+        XCTAssertNil(decodeIdentity(payload([.unwritten, .unwritten, .unwritten], values), format: 2))
+    }
+
+    func testEveryWriteBeatsAnUnwrittenGroupAndNoneIsKeptAgainstIt() {
+        let no: [SQLValue] = [.integer(0)], yes: [SQLValue] = [.integer(1)]
+        for stamp in [FieldStamp.only(RecordVersion(clock: 1, device: "device-a")), older] {
+            XCTAssertTrue(ConfigZone.wins(stamp, no, over: .unwritten, no))
+            XCTAssertTrue(ConfigZone.wins(stamp, yes, over: .unwritten, no))
+            XCTAssertFalse(ConfigZone.wins(.unwritten, no, over: stamp, yes))
+        }
+        XCTAssertFalse(ConfigZone.wins(.unwritten, no, over: .unwritten, no), "settled")
+        XCTAssertFalse(FieldStamp.unwritten.context.covers(older.version))
+    }
+
+    /// Groups added later have the last columns, in group order: a record from an older build
+    /// is the first columns, completed with the added groups' unwritten values.
+    func testGroupsAddedLaterHaveTheLastColumns() {
+        for type in ConfigZone.kinds.values {
+            let added = type.fieldGroups.filter { $0.since > FieldPayload.formatVersion }
+            XCTAssertEqual(added.flatMap(\.columns), Array(type.olderColumnCount..<type.columns.count), type.kind)
+            for group in added { XCTAssertEqual(group.unwritten.count, group.columns.count, "\(type.kind) \(group.name)") }
+            XCTAssertEqual(type.fieldGroups.flatMap(\.columns).sorted(), Array(0..<type.columns.count), "\(type.kind): each column in one group")
+        }
     }
 
     /// The cheap check the codec uses agrees with comparing against `.only(version)`.

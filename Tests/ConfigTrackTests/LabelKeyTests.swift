@@ -56,7 +56,11 @@ final class LabelKeyTests: ConfigTestCase {
             try db.execute("DROP INDEX \(table)_label_key")
             try db.execute("ALTER TABLE \(table) DROP COLUMN label_key")
         }
-        try db.run("DELETE FROM schema_migrations WHERE name = 'config: label keys'")
+        // A vault of that time had no identity confirmation either (its identities, written
+        // once, had no stored stamps).
+        try db.execute("ALTER TABLE identities DROP COLUMN confirm")
+        try db.run("UPDATE identities SET fields = NULL")
+        try db.run("DELETE FROM schema_migrations WHERE name IN ('config: label keys', 'config: identity confirmation')")
         try db.run("UPDATE identities SET label = ?", [decomposed])
         try reopen()
         XCTAssertEqual(try store.host("WEB-1").label, "Web-1")

@@ -20,11 +20,12 @@ final class MergeValidationTests: ConfigTestCase {
         key = try SecretBytes.random(count: 32)
     }
 
-    /// An envelope carrying `record` exactly as given, written by a device that skipped every check.
+    /// An envelope carrying `record` exactly as given (in format 1: the columns an older build
+    /// has), written by a device that skipped every check.
     private func envelope<R: ConfigRecord>(_ record: R) -> Envelope {
         Envelope(recordName: record.recordName, kind: R.kind, formatVersion: ConfigPayload.formatVersion,
                  version: RecordVersion(clock: 7 << 16, device: "device-a"), deleted: false, incarnation: 0,
-                 payload: ConfigPayload.encode(record.columnValues.map(\.sqlValue)))
+                 payload: ConfigPayload.encode(Array(record.columnValues.map(\.sqlValue).prefix(R.olderColumnCount))))
     }
 
     /// Sends `hostile` beside a healthy host; returns the quarantine reason given for it.
@@ -136,6 +137,22 @@ final class MergeValidationTests: ConfigTestCase {
             XCTAssertEqual(try sendBreaking(sent), "invalid host payload: a field holds a value of the wrong type", "column \(column)")
             XCTAssertNil(try store.host(id: host.id))
         }
+    }
+
+    /// Whether an identity asks for confirmation is 0 or 1: anything else a peer sends for it
+    /// (which would read as yes or no, and be stored as something else) is quarantined.
+    func testAConfirmationThatIsNotABooleanIsQuarantined() throws {
+        let version = RecordVersion(clock: 7 << 16, device: "device-a")
+        for value: SQLValue in [.integer(2), .integer(-1), .text("yes"), .text("1"), .real(1), .blob([1]), .null] {
+            let identity = Identity(label: "asks", keyType: .ed25519, publicKey: Self.publicKey(.ed25519))
+            var values = identity.columnValues.map(\.sqlValue)
+            values[6] = value
+            let stamps = [FieldStamp](repeating: .only(version), count: Identity.fieldGroups.count)
+            let sent = Envelope(recordName: identity.recordName, kind: Identity.kind, formatVersion: 3, version: version, deleted: false, incarnation: 0,
+                                payload: FieldPayload.encode(values, stamps: stamps, groups: Identity.fieldGroups, recordVersion: version))
+            XCTAssertEqual(try sendBreaking(sent), "invalid identity payload: a field holds a value of the wrong type", "\(value)")
+        }
+        XCTAssertTrue(try store.identities().isEmpty)
     }
 
     func testEveryRuleALocalSaveRefusesIsTheOneMergeApplies() throws {

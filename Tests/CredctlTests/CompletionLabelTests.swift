@@ -103,6 +103,7 @@ final class CompletionLabelTests: CredctlTestCase {
 
     func testBashCompletesIdentitiesGroupsAddressesAndJumpHosts() throws {
         XCTAssertEqual(try bash("credctl identity rm "), [#"laptop\ key => <laptop key>"#])
+        XCTAssertEqual(try bash("credctl identity edit la"), [#"laptop\ key => <laptop key>"#])
         XCTAssertEqual(try bash("credctl host add x --identity l"), [#"laptop\ key => <laptop key>"#])
         XCTAssertEqual(try bash("credctl group rm "), [#"prod\ eu => <prod eu>"#])
         XCTAssertEqual(try bash("credctl host list --group p"), [#"prod\ eu => <prod eu>"#])
@@ -167,6 +168,7 @@ final class CompletionLabelTests: CredctlTestCase {
         XCTAssertEqual(try fish("credctl ssh web"), ["web 1", "web-2"])
         XCTAssertEqual(try fish("credctl host add x --jump caf"), ["café ☕"])
         XCTAssertEqual(try fish("credctl identity rm "), ["laptop key"])
+        XCTAssertEqual(try fish("credctl identity edit "), ["laptop key"])
         XCTAssertEqual(try fish("credctl group rm "), ["prod eu"])
         XCTAssertEqual(try fish("credctl read cred://identity/"), ["cred://identity/laptop key/privkey"])
         XCTAssertEqual(try fish("credctl completion "), ["bash", "fish", "zsh"])

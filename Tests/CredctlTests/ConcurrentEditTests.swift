@@ -80,6 +80,26 @@ final class ConcurrentEditTests: TwoDeviceTestCase {
         }
     }
 
+    /// One device makes each use of an identity's key ask first while the other renames it:
+    /// both hold on both, whatever the order of syncs.
+    func testAConfirmationAndARenameOnTwoDevicesBothHoldEverywhereInEveryOrder() throws {
+        for (index, order) in ["A first", "B first", "interleaved", "relayed by C"].enumerated() {
+            let label = "key-\(index)"
+            let key = try makeKey(at: directory + "/id-\(index)")
+            assertStatus(try a.run("identity", "add", label, "--private-key", key), 0)
+            for device in [a!, b!, c!] { assertStatus(try device.run("sync"), 0) }
+            assertStatus(try a.run("identity", "edit", label, "--confirm"), 0)
+            usleep(2_000)
+            assertStatus(try b.run("identity", "edit", label, "--label", label + "-renamed"), 0)
+            try syncAll(in: order)
+            for device in [a!, b!] {
+                let shown = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try device.run("identity", "show", label + "-renamed", "--json").stdout)) as? [String: Any])
+                XCTAssertEqual(shown["confirm"] as? Bool, true, "\(order): the confirmation holds")
+                XCTAssertEqual(try configConflicts(device).count, 0, "\(order): no field lost")
+            }
+        }
+    }
+
     private func secretConflicts(_ device: CredctlRunner) throws -> [[String: Any]] {
         let json = try JSONSerialization.jsonObject(with: Data(try device.run("conflicts", "list", "--json").stdout)) as? [String: Any]
         return (json?["conflicts"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "secret" }

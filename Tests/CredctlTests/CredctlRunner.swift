@@ -59,6 +59,25 @@ struct CredctlRunner {
         try run(arguments, input: Array(input.utf8))
     }
 
+    /// Starts `credctl` once per argument list, all together (output discarded), and returns
+    /// their exit statuses in the same order once every one has ended.
+    func runTogether(_ argumentLists: [[String]]) throws -> [Int32] {
+        let processes = argumentLists.map { arguments in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            return process
+        }
+        for process in processes { try process.run() }
+        return processes.map { process in
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
     /// Runs `arguments` (one shell-quoted line) with a pseudo-terminal as standard output, through
     /// `script`; returns what the terminal showed, then "status N".
     func runOnTerminal(_ arguments: String) throws -> String {

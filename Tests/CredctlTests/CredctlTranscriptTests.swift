@@ -95,7 +95,7 @@ final class CredctlTranscriptTests: CredctlTestCase {
         let publicKey = try String(contentsOfFile: key + ".pub", encoding: .utf8).trimmingCharacters(in: .newlines)
         try expect(["identity", "add", "laptop", "--private-key", key, "--user", "me", "--passphrase-stdin"], input: "key-pass\n",
                    stdout: "Added identity 'laptop' (ecdsa-sha2-nistp256, passphrase checked and stored).\n")
-        try expect(["identity", "list"], stdout: "LABEL   TYPE                 USER  PASSPHRASE\nlaptop  ecdsa-sha2-nistp256  me    stored\n")
+        try expect(["identity", "list"], stdout: "LABEL   TYPE                 USER  PASSPHRASE  CONFIRM\nlaptop  ecdsa-sha2-nistp256  me    stored      -\n")
         try expect(["identity", "show", "laptop"], stdout: """
             Label:       laptop
             Id:          <id>
@@ -103,6 +103,7 @@ final class CredctlTranscriptTests: CredctlTestCase {
             User:        me
             Private key: stored
             Passphrase:  stored
+            Confirm use: no
             Public key:  \(publicKey)
 
             """)

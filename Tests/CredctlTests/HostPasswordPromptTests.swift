@@ -39,20 +39,8 @@ final class HostPasswordPromptTests: CredctlTestCase {
         assertStatus(try credctl.run("host", "add", "web", "--hostname", "w.example"), 0)
         let ports = (0..<10).map { String(2200 + $0) }, users = (0..<10).map { "user\($0)" }
         // Twenty processes started together, each editing one field of the same host.
-        let processes = (0..<20).map { index in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CredctlRunner.binary)
-            process.arguments = index < 10 ? ["host", "edit", "web", "--port", ports[index]] : ["host", "edit", "web", "--user", users[index - 10]]
-            process.environment = credctl.environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            return process
-        }
-        for process in processes { try process.run() }
-        for process in processes {
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 0, process.arguments?.joined(separator: " ") ?? "")
-        }
+        let edits = ports.map { ["host", "edit", "web", "--port", $0] } + users.map { ["host", "edit", "web", "--user", $0] }
+        for (edit, status) in zip(edits, try credctl.runTogether(edits)) { XCTAssertEqual(status, 0, edit.joined(separator: " ")) }
         let shown = try JSONSerialization.jsonObject(with: Data(try credctl.run("host", "show", "web", "--json").stdout)) as? [String: Any]
         XCTAssertTrue(ports.contains(String(shown?["port"] as? Int ?? 0)), "\(shown ?? [:])")
         XCTAssertTrue(users.contains(shown?["user"] as? String ?? ""), "\(shown ?? [:])")

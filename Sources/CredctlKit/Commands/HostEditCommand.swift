@@ -1,5 +1,4 @@
 import CredentialVault
-import Glibc
 
 struct HostEditCommand: Command {
     static let spec = CommandSpec(
@@ -35,11 +34,6 @@ struct HostEditCommand: Command {
         auth = try HostOptions.authMethod(parsed)
     }
 
-    /// How many times an edit that lost a race with another writer of the same host is made
-    /// again on the host as that writer left it. The options set fields to given values, so
-    /// making the edit again never depends on what the other writer changed.
-    static let attempts = 10
-
     func run(_ context: Context) throws {
         let vault = try context.openVault()
         let current = try vault.host(parsed.positionals[0])
@@ -47,20 +41,8 @@ struct HostEditCommand: Command {
         let password = try HostPassword.read(parsed, label: current.label, needsOne: needsOne)
         if password != nil { try context.unlockForWriting(vault) }
         let change: PasswordChange = if let password { .set(password) } else if parsed.flag("--no-password") { .clear } else { .keep }
-        var host = current
-        var saved: Host?
-        for attempt in 1...Self.attempts {
-            do {
-                saved = try vault.updateHost(try edited(host, in: vault), password: change)
-                break
-            } catch let error as VaultError where error.code == .conflict && attempt < Self.attempts {
-                // Back off a little, more each time, with jitter so racing editors spread out.
-                usleep(UInt32(attempt * 5_000) + UInt32.random(in: 0..<20_000))
-                guard let fresh = try vault.host(id: current.id) else { throw error }
-                host = fresh
-            }
-        }
-        guard let saved else { return }
+        let saved = try RacedEdit.save(current, reload: { try vault.host(id: current.id) }, edit: { try edited($0, in: vault) },
+                                       save: { try vault.updateHost($0, password: change) })
         Output.out("Updated host '\(saved.label)'.\n")
         // Say so when the method and the stored credential no longer fit together.
         if saved.authMethod == .password && saved.passwordRef == nil {

@@ -20,8 +20,8 @@ struct IdentityListCommand: Command {
             return
         }
         guard !identities.isEmpty else { Output.out("No identities.\n"); return }
-        Output.out(Table.render(["LABEL", "TYPE", "USER", "PASSPHRASE"], identities.map {
-            [$0.label, $0.keyType.rawValue, $0.username ?? "-", $0.passphraseRef == nil ? "-" : "stored"]
+        Output.out(Table.render(["LABEL", "TYPE", "USER", "PASSPHRASE", "CONFIRM"], identities.map {
+            [$0.label, $0.keyType.rawValue, $0.username ?? "-", $0.passphraseRef == nil ? "-" : "stored", $0.confirm ? "yes" : "-"]
         }))
     }
 }

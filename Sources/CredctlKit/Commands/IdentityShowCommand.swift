@@ -34,6 +34,7 @@ struct IdentityShowCommand: Command {
             "User:        \(identity.username ?? "-")",
             "Private key: \(key.text)",
             "Passphrase:  \(passphrase?.text ?? "none stored")",
+            "Confirm use: \(identity.confirm ? "yes, each use of the key asks first" : "no")",
             "Public key:  \(identity.publicKey)",
         ].joined(separator: "\n") + "\n")
     }
