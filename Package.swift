@@ -25,7 +25,9 @@ let package = Package(
         .target(name: "Membership", dependencies: ["Sodium", "Replication"]),
         .target(name: "ConfigTrack", dependencies: ["SQLite", "Replication", "SSHConfig"]),
         .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication", "SystemErrors"]),
-        .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Membership", "Sodium", "Keyring", "SSHConfig", "S3", "SystemErrors"]),
+        // Key file formats (PEM, OpenSSH, DER, SSH wire) read by key import and by signing.
+        .target(name: "KeyFormats", dependencies: ["Sodium"]),
+        .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Membership", "Sodium", "Keyring", "SSHConfig", "S3", "SystemErrors", "KeyFormats"]),
         // Two GNU calls Glibc's Swift module does not export.
         .target(name: "CPosix"),
         // libcurl through dlopen, on first use: not FoundationNetworking, which would load

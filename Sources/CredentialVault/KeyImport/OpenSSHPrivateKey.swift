@@ -1,4 +1,5 @@
 import ConfigTrack
+import KeyFormats
 import Sodium
 
 /// What can be read from an `openssh-key-v1` private key without its passphrase.

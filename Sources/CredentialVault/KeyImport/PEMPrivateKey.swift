@@ -1,4 +1,5 @@
 import ConfigTrack
+import KeyFormats
 
 /// Checks a PEM private key (PKCS#1 RSA, SEC 1 EC, DSA, PKCS#8) against the public key line that
 /// must accompany it, since these formats do not name the SSH key type.

@@ -1,4 +1,5 @@
 import ConfigTrack
+import KeyFormats
 import Sodium
 
 /// An SSH private key file read for import: its exact bytes, to be sealed and stored, and what

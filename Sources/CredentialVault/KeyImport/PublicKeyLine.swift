@@ -1,4 +1,5 @@
 import ConfigTrack
+import KeyFormats
 import Sodium
 
 /// An OpenSSH public key line, `TYPE BASE64 [COMMENT]`, as `ssh-keygen` writes to `FILE.pub`.
