@@ -60,6 +60,14 @@ package struct SSHWireReader {
         return String(decoding: view, as: UTF8.self)
     }
 
+    /// The type name a key or signature blob begins with, e.g. `ssh-ed25519`.
+    package static func typeName(of blob: [UInt8]) throws -> String {
+        try blob.withUnsafeBytes { bytes in
+            var reader = SSHWireReader(bytes)
+            return try reader.readName()
+        }
+    }
+
     /// Skips `count` bytes.
     package mutating func skip(_ count: Int) throws {
         guard count >= 0, count <= remaining else { throw KeyFileDefect.truncated }
