@@ -32,9 +32,9 @@ package struct OpenSSHPrivateSection {
     private static let mismatch = KeyFileDefect("its private part does not match its public part")
 
     /// Parses `section`, which must hold the key of `publicBlob`. `checkFailure` is thrown when
-    /// the checkints differ: for an encrypted key that means a wrong passphrase, for a plain one
-    /// a corrupt file, so the caller says which.
-    package init(parsing section: UnsafeRawBufferPointer, publicBlob: [UInt8], checkFailure: KeyFileDefect) throws {
+    /// the checkints differ: after decryption that means a wrong passphrase, in a plain key a
+    /// corrupt file, so the caller says which.
+    package init(parsing section: UnsafeRawBufferPointer, publicBlob: [UInt8], checkFailure: any Error) throws {
         var reader = SSHWireReader(section)
         let check1 = try reader.readUInt32()
         let check2 = try reader.readUInt32()

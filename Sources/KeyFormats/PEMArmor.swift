@@ -12,6 +12,12 @@ package struct PEMArmor {
     /// The decoded body.
     package let decoded: SecretBytes
 
+    /// The labels of the private key blocks SSH keys come in: OpenSSH's own, then OpenSSL's
+    /// PKCS#1 RSA, SEC 1 EC, DSA, and PKCS#8 plain and encrypted.
+    package static let privateKeyLabels: Set<String> = [
+        "OPENSSH PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY", "DSA PRIVATE KEY", "PRIVATE KEY", "ENCRYPTED PRIVATE KEY",
+    ]
+
     private static let begin = Array("-----BEGIN ".utf8)
     private static let end = Array("-----END ".utf8)
     private static let dashes = Array("-----".utf8)
