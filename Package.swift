@@ -25,7 +25,9 @@ let package = Package(
         .target(name: "Membership", dependencies: ["Sodium", "Replication"]),
         .target(name: "ConfigTrack", dependencies: ["SQLite", "Replication", "SSHConfig"]),
         .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication", "SystemErrors"]),
-        .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Membership", "Sodium", "Keyring", "SSHConfig", "S3", "SystemErrors"]),
+        // Key file formats (PEM, OpenSSH, DER, SSH wire) read by key import and by signing.
+        .target(name: "KeyFormats", dependencies: ["Sodium"]),
+        .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Membership", "Sodium", "Keyring", "SSHConfig", "S3", "SystemErrors", "KeyFormats"]),
         // Two GNU calls Glibc's Swift module does not export.
         .target(name: "CPosix"),
         // libcurl through dlopen, on first use: not FoundationNetworking, which would load
@@ -38,6 +40,12 @@ let package = Package(
         .target(name: "SSHAgentService", dependencies: ["Launch", "UnixSockets", "CPosix"]),
         .target(name: "S3", dependencies: ["Sodium", "Replication", "CCurl"]),
         .target(name: "CLogind", linkerSettings: [.linkedLibrary("dl")]),
+        // libcrypto (OpenSSL 3) through dlopen, on first use, for RSA, ECDSA, DSA and PEM keys and
+        // AES key files; and bcrypt_pbkdf's Blowfish core, compiled optimised even in debug builds
+        // so an encrypted key opens in a tenth of a second in tests too.
+        .target(name: "CCrypto", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("dl")]),
+        // Opens stored SSH private keys and signs with them, for the agent.
+        .target(name: "SSHKeys", dependencies: ["KeyFormats", "Sodium", "CCrypto"]),
         .target(name: "Agent", dependencies: ["CredentialVault", "Sodium", "CPosix", "CLogind", "SystemErrors", "UnixSockets"]),
         .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch", "SystemErrors", "Agent"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
@@ -51,7 +59,8 @@ let package = Package(
         .testTarget(name: "SecretTrackTests", dependencies: ["SecretTrack", "Sodium"]),
         .testTarget(name: "LaunchTests", dependencies: ["Launch", "Sodium"]),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
-        .testTarget(name: "SSHAgentServiceTests", dependencies: ["SSHAgentService", "UnixSockets"]),
+        .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats"]),
+        .testTarget(name: "SSHKeysTests", dependencies: ["SSHKeys", "KeyFormats", "Sodium"]),
         // Fixtures more than one test target starts (a real S3 server); never shipped.
         .target(name: "TestSupport", dependencies: ["S3", "Sodium"], path: "Tests/TestSupport"),
         .testTarget(name: "S3Tests", dependencies: ["S3", "Sodium", "Replication", "TestSupport"]),

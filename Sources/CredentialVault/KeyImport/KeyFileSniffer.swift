@@ -1,3 +1,5 @@
+import KeyFormats
+
 /// Recognises files people commonly mistake for an SSH private key, to reject them with a
 /// message that says what they are.
 enum KeyFileSniffer {

@@ -1,3 +1,5 @@
+import KeyFormats
+
 /// How messages name a private key file and the public key beside it.
 ///
 /// `path` is nil when bytes are parsed without a file; messages then speak of "the private key"

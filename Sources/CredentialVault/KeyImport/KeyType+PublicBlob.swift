@@ -1,4 +1,5 @@
 import ConfigTrack
+import KeyFormats
 
 extension KeyType {
     /// Checks that `blob` is a well-formed SSH public key blob of this type (RFC 4253 §6.6,

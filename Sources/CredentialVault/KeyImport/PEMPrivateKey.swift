@@ -1,4 +1,5 @@
 import ConfigTrack
+import KeyFormats
 
 /// Checks a PEM private key (PKCS#1 RSA, SEC 1 EC, DSA, PKCS#8) against the public key line that
 /// must accompany it, since these formats do not name the SSH key type.
@@ -7,9 +8,6 @@ import ConfigTrack
 /// modulus and exponent, EC point), it must be the same key. Only public fields are compared;
 /// private fields stay in guarded memory and are skipped over.
 enum PEMPrivateKey {
-    /// The PEM labels of private keys this type understands.
-    static let labels: Set<String> = ["RSA PRIVATE KEY", "EC PRIVATE KEY", "DSA PRIVATE KEY", "PRIVATE KEY", "ENCRYPTED PRIVATE KEY"]
-
     private static let ecdsaTypes: [KeyType] = [.ecdsaP256, .ecdsaP384, .ecdsaP521]
     private static let softwareTypes: [KeyType] = [.rsa, .dsa, .ed25519] + ecdsaTypes
 

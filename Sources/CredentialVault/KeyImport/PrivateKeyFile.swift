@@ -1,4 +1,5 @@
 import ConfigTrack
+import KeyFormats
 import Sodium
 
 /// An SSH private key file read for import: its exact bytes, to be sealed and stored, and what
@@ -80,7 +81,7 @@ public struct PrivateKeyFile: Sendable {
         if armor.label == "OPENSSH PRIVATE KEY" {
             return try openSSHKey(body: body, armor: armor, publicKeyLine: publicKeyLine, source: source)
         }
-        guard PEMPrivateKey.labels.contains(armor.label) else {
+        guard PEMArmor.privateKeyLabels.contains(armor.label) else {
             throw KeyFileDefect("its PEM block is not a kind of private key SSH can use",
                                 hint: "give an OpenSSH or PEM private key file, such as ~/.ssh/id_ed25519")
         }

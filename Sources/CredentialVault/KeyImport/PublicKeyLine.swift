@@ -1,4 +1,5 @@
 import ConfigTrack
+import KeyFormats
 import Sodium
 
 /// An OpenSSH public key line, `TYPE BASE64 [COMMENT]`, as `ssh-keygen` writes to `FILE.pub`.
@@ -31,7 +32,7 @@ package struct PublicKeyLine: Equatable {
         guard let blob = Base64.decode(String(fields[1])), !blob.isEmpty else {
             throw KeyFileDefect("the public key line's key data is not valid Base64")
         }
-        guard try Self.blobType(blob) == keyType.rawValue else {
+        guard try SSHWireReader.typeName(of: blob) == keyType.rawValue else {
             throw KeyFileDefect("the public key line's type does not match its key data")
         }
         try keyType.checkPublicBlob(blob)
@@ -43,14 +44,6 @@ package struct PublicKeyLine: Equatable {
     package var text: String {
         let base = "\(keyType.rawValue) \(Base64.encode(blob))"
         return comment.map { "\(base) \($0)" } ?? base
-    }
-
-    /// The key type name a public key blob begins with.
-    static func blobType(_ blob: [UInt8]) throws -> String {
-        try blob.withUnsafeBytes { bytes in
-            var reader = SSHWireReader(bytes)
-            return try reader.readName()
-        }
     }
 
     /// A comment fit for a one-line public key: non-empty, with none of the characters labels

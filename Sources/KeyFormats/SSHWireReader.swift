@@ -3,21 +3,21 @@
 /// It borrows the bytes it reads, so it must stay inside the `withUnsafeBytes` closure that
 /// produced them. Every length is checked against the bytes that remain; a failed read throws
 /// `KeyFileDefect.truncated` and leaves the cursor where it was.
-struct SSHWireReader {
+package struct SSHWireReader {
     private let bytes: UnsafeRawBufferPointer
     /// Offset of the next unread byte.
-    private(set) var offset: Int
+    package private(set) var offset: Int
 
-    init(_ bytes: UnsafeRawBufferPointer) {
+    package init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
         self.offset = 0
     }
 
-    var remaining: Int { bytes.count - offset }
-    var isAtEnd: Bool { offset == bytes.count }
+    package var remaining: Int { bytes.count - offset }
+    package var isAtEnd: Bool { offset == bytes.count }
 
     /// Reads a big-endian `uint32`.
-    mutating func readUInt32() throws -> UInt32 {
+    package mutating func readUInt32() throws -> UInt32 {
         guard remaining >= 4 else { throw KeyFileDefect.truncated }
         var value: UInt32 = 0
         for index in offset..<offset + 4 { value = value << 8 | UInt32(bytes[index]) }
@@ -26,14 +26,14 @@ struct SSHWireReader {
     }
 
     /// Reads one byte.
-    mutating func readUInt8() throws -> UInt8 {
+    package mutating func readUInt8() throws -> UInt8 {
         guard remaining >= 1 else { throw KeyFileDefect.truncated }
         defer { offset += 1 }
         return bytes[offset]
     }
 
     /// Reads a length-prefixed `string` and returns the view of its contents (no copy).
-    mutating func readString() throws -> UnsafeRawBufferPointer {
+    package mutating func readString() throws -> UnsafeRawBufferPointer {
         let start = offset
         let length = try readUInt32()
         // Compare in Int: UInt32 always fits on the 64-bit platforms we build for.
@@ -47,12 +47,12 @@ struct SSHWireReader {
     }
 
     /// Reads a `string` and copies it out; for public data only (names, public key blobs).
-    mutating func readPublicBytes() throws -> [UInt8] {
+    package mutating func readPublicBytes() throws -> [UInt8] {
         Array(try readString())
     }
 
     /// Reads a `string` that must be printable ASCII (cipher, KDF and key type names).
-    mutating func readName() throws -> String {
+    package mutating func readName() throws -> String {
         let view = try readString()
         guard view.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
             throw KeyFileDefect("a name field holds bytes that are not printable ASCII")
@@ -60,8 +60,16 @@ struct SSHWireReader {
         return String(decoding: view, as: UTF8.self)
     }
 
+    /// The type name a key or signature blob begins with, e.g. `ssh-ed25519`.
+    package static func typeName(of blob: [UInt8]) throws -> String {
+        try blob.withUnsafeBytes { bytes in
+            var reader = SSHWireReader(bytes)
+            return try reader.readName()
+        }
+    }
+
     /// Skips `count` bytes.
-    mutating func skip(_ count: Int) throws {
+    package mutating func skip(_ count: Int) throws {
         guard count >= 0, count <= remaining else { throw KeyFileDefect.truncated }
         offset += count
     }

@@ -3,25 +3,25 @@
 ///
 /// It borrows the bytes it reads, so it must stay inside the `withUnsafeBytes` closure that
 /// produced them. Malformed input throws `KeyFileDefect`.
-struct DERReader {
-    static let sequence: UInt8 = 0x30
-    static let integer: UInt8 = 0x02
-    static let octetString: UInt8 = 0x04
-    static let bitString: UInt8 = 0x03
-    static let objectIdentifier: UInt8 = 0x06
+package struct DERReader {
+    package static let sequence: UInt8 = 0x30
+    package static let integer: UInt8 = 0x02
+    package static let octetString: UInt8 = 0x04
+    package static let bitString: UInt8 = 0x03
+    package static let objectIdentifier: UInt8 = 0x06
 
     private let bytes: UnsafeRawBufferPointer
     private var offset = 0
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    package init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    var isAtEnd: Bool { offset == bytes.count }
+    package var isAtEnd: Bool { offset == bytes.count }
 
     /// The tag of the next element, if any.
-    var nextTag: UInt8? { offset < bytes.count ? bytes[offset] : nil }
+    package var nextTag: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
     /// Reads one element with tag `tag` and returns a view of its contents.
-    mutating func read(_ tag: UInt8) throws -> UnsafeRawBufferPointer {
+    package mutating func read(_ tag: UInt8) throws -> UnsafeRawBufferPointer {
         guard nextTag == tag else { throw Self.malformed }
         var position = offset + 1
         guard position < bytes.count else { throw Self.malformed }
@@ -43,19 +43,19 @@ struct DERReader {
     }
 
     /// Reads one element with tag `tag` and returns a reader over its contents.
-    mutating func enter(_ tag: UInt8) throws -> DERReader {
+    package mutating func enter(_ tag: UInt8) throws -> DERReader {
         DERReader(try read(tag))
     }
 
     /// Skips one element whatever its tag.
-    mutating func skipElement() throws {
+    package mutating func skipElement() throws {
         guard let tag = nextTag else { throw Self.malformed }
         _ = try read(tag)
     }
 
     /// An unsigned big-endian integer without its leading zero bytes, for comparing magnitudes
     /// between DER `INTEGER`s and SSH `mpint`s.
-    static func magnitude(_ bytes: UnsafeRawBufferPointer) -> Slice<UnsafeRawBufferPointer> {
+    package static func magnitude(_ bytes: UnsafeRawBufferPointer) -> Slice<UnsafeRawBufferPointer> {
         let start = bytes.firstIndex(where: { $0 != 0 }) ?? bytes.count
         return bytes[start...]
     }

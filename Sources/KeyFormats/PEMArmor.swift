@@ -4,27 +4,33 @@ import Sodium
 /// `Name: value` header lines, Base64 body, `-----END LABEL-----`.
 ///
 /// Only whitespace may surround the block. The body is decoded straight into guarded memory.
-struct PEMArmor {
+package struct PEMArmor {
     /// The label between `BEGIN ` and `-----`, e.g. `OPENSSH PRIVATE KEY`.
-    let label: String
+    package let label: String
     /// True when a `Proc-Type: 4,ENCRYPTED` header marks legacy OpenSSL encryption.
-    let isLegacyEncrypted: Bool
+    package let isLegacyEncrypted: Bool
     /// The decoded body.
-    let decoded: SecretBytes
+    package let decoded: SecretBytes
+
+    /// The labels of the private key blocks SSH keys come in: OpenSSH's own, then OpenSSL's
+    /// PKCS#1 RSA, SEC 1 EC, DSA, and PKCS#8 plain and encrypted.
+    package static let privateKeyLabels: Set<String> = [
+        "OPENSSH PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY", "DSA PRIVATE KEY", "PRIVATE KEY", "ENCRYPTED PRIVATE KEY",
+    ]
 
     private static let begin = Array("-----BEGIN ".utf8)
     private static let end = Array("-----END ".utf8)
     private static let dashes = Array("-----".utf8)
 
     /// True when `bytes`, after leading whitespace, start with a PEM BEGIN marker.
-    static func looksLikePEM(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func looksLikePEM(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var lines = LineCursor(bytes)
         lines.skipWhitespace()
         guard let first = lines.next() else { return false }
         return first.starts(with: begin)
     }
 
-    init(parsing bytes: UnsafeRawBufferPointer) throws {
+    package init(parsing bytes: UnsafeRawBufferPointer) throws {
         var lines = LineCursor(bytes)
         lines.skipWhitespace()
         guard let beginLine = lines.next(), beginLine.starts(with: Self.begin), Self.hasDashSuffix(beginLine) else {
