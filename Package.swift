@@ -46,8 +46,8 @@ let package = Package(
         .target(name: "CCrypto", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("dl")]),
         // Opens stored SSH private keys and signs with them, for the agent.
         .target(name: "SSHKeys", dependencies: ["KeyFormats", "Sodium", "CCrypto"]),
-        .target(name: "Agent", dependencies: ["CredentialVault", "Sodium", "CPosix", "CLogind", "SystemErrors", "UnixSockets"]),
-        .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch", "SystemErrors", "Agent"]),
+        .target(name: "Agent", dependencies: ["CredentialVault", "Sodium", "CPosix", "CLogind", "SystemErrors", "UnixSockets", "SSHAgentService", "SSHKeys"]),
+        .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch", "SystemErrors", "Agent", "SSHAgentService", "SSHKeys"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
         .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium", "CSodium", "Replication", "S3", "TestSupport"]),
 
@@ -90,6 +90,7 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
         ("FuzzForwardSpecification", ["CredentialVault", "ConfigTrack"]),
         ("FuzzMembership", ["Membership", "Replication", "SecretTrack", "Sodium"]),
         ("FuzzAgentFrame", ["Agent", "Sodium", "UnixSockets"]),
+        ("FuzzSSHAgentMessage", ["SSHAgentService"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["Sodium"], path: "Fuzz/FuzzSupport"))
     for harness in harnesses {

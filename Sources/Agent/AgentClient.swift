@@ -1,7 +1,9 @@
 import CredentialVault
+import FoundationEssentials
 import Glibc
-import UnixSockets
 import Sodium
+import SSHAgentService
+import UnixSockets
 
 /// A connection to the agent of a vault, when one answers. Requests and their answers are
 /// bounded in time, so a stuck agent makes a command fall back rather than hang.
@@ -45,6 +47,19 @@ public final class AgentClient: @unchecked Sendable {
     public func status() throws -> (unlocked: Bool, secondsLeft: Int?, pid: Int32, vaultID: String, sync: AgentSyncStatus) {
         guard case .status(let unlocked, let left, let pid, let vaultID, let sync) = try send(.status) else { throw AgentError("The agent answered status with something else.") }
         return (unlocked, left, pid, vaultID, sync)
+    }
+}
+
+extension AgentClient {
+    /// Has the agent make an ssh-agent socket serving only `identities`; it lives as long as this
+    /// connection (send nothing more on it). `environment` is the user's askpass session.
+    public func sshSocket(identities: [UUID], environment: [String: String]) throws -> String {
+        switch try send(.sshSocket(identities: identities, environment: environment.filter { KeyUseConfirmation.variables.contains($0.key) })) {
+        case .path(let path): return path
+        case .error(let code, let message, let hint):
+            throw VaultError(VaultError.Code(rawValue: code) ?? .storage, message, hint: hint)
+        default: throw AgentError("The agent answered an ssh-socket request with something else.")
+        }
     }
 }
 

@@ -12,6 +12,10 @@ public struct AgentPlace: Sendable, Equatable {
     public let socket: String
     /// Held with `flock(LOCK_EX)` by the running agent.
     public let lock: String
+    /// The ssh-agent socket serving every identity of the vault (for `SSH_AUTH_SOCK`).
+    public let sshSocket: String
+    /// What per-connection ssh-agent sockets are called: this, 16 hex digits, `.sock`.
+    let connectionSocketPrefix: String
 
     /// The place of the agent serving `vaultPath`: plain names for the default vault, names
     /// with the start of the SHA-256 of the vault's absolute path for any other.
@@ -25,6 +29,8 @@ public struct AgentPlace: Sendable, Equatable {
             : "-" + SHA256.hex(SHA256.hash(Array(absolute.utf8)).prefix(8))
         socket = directory + "/agent\(suffix).sock"
         lock = directory + "/agent\(suffix).lock"
+        sshSocket = directory + "/ssh-agent\(suffix).sock"
+        connectionSocketPrefix = "ssh-agent\(suffix)."
     }
 
     /// Makes the directory (mode 0700) if it is missing, and checks that it is a directory, not a
@@ -57,5 +63,26 @@ public struct AgentPlace: Sendable, Equatable {
         var buffer = [CChar](repeating: 0, count: 4_096)
         guard getcwd(&buffer, buffer.count) != nil else { return path }
         return String(cString: buffer) + "/" + path
+    }
+
+    /// A new per-connection ssh-agent socket's path (random, so no client can guess another's).
+    func connectionSocket() throws -> String {
+        directory + "/" + connectionSocketPrefix + SHA256.hex(try SecretBytes.random(count: 8).withUnsafeBytes { Array($0) }) + ".sock"
+    }
+
+    /// Removes per-connection sockets of this vault's agent that nothing serves: an agent killed
+    /// outright leaves them. Only the lock's holder calls this.
+    func removeStaleConnectionSockets() {
+        guard let stream = opendir(directory) else { return }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix(connectionSocketPrefix), name.hasSuffix(".sock"),
+                  name.utf8.count == connectionSocketPrefix.utf8.count + 16 + 5 else { continue }
+            let path = directory + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { continue }
+            unlink(path)
+        }
     }
 }

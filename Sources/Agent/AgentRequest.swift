@@ -1,4 +1,7 @@
+import ConfigTrack
+import FoundationEssentials
 import Sodium
+import SSHAgentService
 
 /// What a client asks of the agent (docs/agent.md, "Wire format").
 public enum AgentRequest {
@@ -15,6 +18,12 @@ public enum AgentRequest {
     /// The vault changed here: sync soon (debounced; no use of the keys, so not one for the
     /// idle time either).
     case changed
+    /// An ssh-agent socket serving only these identities, for as long as the connection that
+    /// asked stays open; `environment` is the client's askpass session (`KeyUseConfirmation`).
+    case sshSocket(identities: [UUID], environment: [String: String])
+
+    /// At most this many identities on one per-connection socket (a host and its jump hosts).
+    static let identityLimit = 64
 
     var frame: Frame {
         get throws {
@@ -30,6 +39,9 @@ public enum AgentRequest {
                 let texts = try [reference, availability].map { try SecretBytes(copying: Array($0.utf8)) }
                 return Frame(type: 0x06, fields: [texts[0], body, texts[1]])
             case .changed: return Frame(type: 0x07, fields: [])
+            case .sshSocket(let identities, let environment):
+                let lines = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                return try Frame(type: 0x08, texts: [identities.map(CanonicalUUID.text).joined(separator: " "), lines.joined(separator: "\n")])
             }
         }
     }
@@ -53,6 +65,17 @@ public enum AgentRequest {
                   ["deviceOnly", "syncable"].contains(availability) else { return nil }
             self = .store(reference: reference, body: frame.fields[1], availability: availability)
         case (0x07, 0): self = .changed
+        case (0x08, 2):
+            guard let ids = frame.text(0), let lines = frame.text(1) else { return nil }
+            let identities = ids.split(separator: " ", omittingEmptySubsequences: false).map { CanonicalUUID.parse(String($0)) }
+            guard !identities.isEmpty, identities.count <= Self.identityLimit, !identities.contains(nil) else { return nil }
+            var environment: [String: String] = [:]
+            for line in lines.split(separator: "\n") {
+                guard let equals = line.firstIndex(of: "="), KeyUseConfirmation.variables.contains(String(line[..<equals])),
+                      !line.contains("\0") else { return nil }
+                environment[String(line[..<equals])] = String(line[line.index(after: equals)...])
+            }
+            self = .sshSocket(identities: identities.compactMap { $0 }, environment: environment)
         default: return nil
         }
     }

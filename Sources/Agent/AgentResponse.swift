@@ -7,6 +7,8 @@ public enum AgentResponse {
     /// Unlocked or not, the seconds left before it locks (nil when locked), its pid, the id of the
     /// vault it serves (a client of another vault at the same place treats it as absent).
     case status(unlocked: Bool, secondsLeft: Int?, pid: Int32, vaultID: String, sync: AgentSyncStatus)
+    /// A socket's path (an ssh-agent socket made for the client).
+    case path(String)
     /// A `VaultError` code, its message and hint.
     case error(code: String, message: String, hint: String?)
 
@@ -19,6 +21,7 @@ public enum AgentResponse {
                 return try Frame(type: 0x82, texts: [unlocked ? "unlocked" : "locked", left.map(String.init) ?? "", String(pid), vaultID,
                                                      sync.last.map(String.init) ?? "", sync.next.map(String.init) ?? "", sync.error ?? "",
                                                      String(sync.count), sync.watch ?? ""])
+            case .path(let path): return try Frame(type: 0x83, texts: [path])
             case .error(let code, let message, let hint): return try Frame(type: 0xFF, texts: [code, message, hint ?? ""])
             }
         }
@@ -35,6 +38,9 @@ public enum AgentResponse {
                                        error: frame.text(6).flatMap { $0.isEmpty ? nil : $0 }, count: frame.text(7).flatMap(Int.init) ?? 0,
                                        watch: frame.text(8).flatMap { $0.isEmpty ? nil : $0 })
             self = .status(unlocked: state == "unlocked", secondsLeft: frame.text(1).flatMap(Int.init), pid: pid, vaultID: vaultID, sync: sync)
+        case (0x83, 1):
+            guard let path = frame.text(0), path.hasPrefix("/") else { return nil }
+            self = .path(path)
         case (0xFF, 3):
             guard let code = frame.text(0), let message = frame.text(1) else { return nil }
             self = .error(code: code, message: message, hint: frame.text(2).flatMap { $0.isEmpty ? nil : $0 })

@@ -1,11 +1,13 @@
+import ConfigTrack
 import CPosix
 import CredentialVault
 import Dispatch
+import FoundationEssentials
 import Glibc
-import UnixSockets
 import Sodium
 import Synchronization
 import SystemErrors
+import UnixSockets
 
 /// The agent of one vault (docs/agent.md): takes the place's lock (a second agent refuses to
 /// start), listens on its control socket — or serves the one systemd passed (`LISTEN_FDS`) — and
@@ -13,7 +15,7 @@ import SystemErrors
 public final class AgentServer: Sendable {
     public let place: AgentPlace
     /// The vault and its deadlines; the accept loop and the deadline timer take turns.
-    private let unlock: Shared
+    private let unlock: SharedUnlock
     private let vaultPath: String
     private let lockFile: Int32
     private let listener: Int32
@@ -22,6 +24,7 @@ public final class AgentServer: Sendable {
     private let stopping = Atomic(false)
     /// Nil when background sync is off (an interval of 0).
     private let sync: AgentSync?
+    private let sshSockets: AgentSSHSockets
     static let requestsPerConnection = 8
 
     /// Opens the vault at `vaultPath` (locked) and takes its agent's place.
@@ -30,7 +33,7 @@ public final class AgentServer: Sendable {
         self.place = place
         self.vaultPath = vaultPath
         sync = syncInterval > 0 ? AgentSync(vaultPath: vaultPath, interval: syncInterval) : nil
-        unlock = Shared(AgentUnlock(vault: try Vault.open(at: vaultPath)))
+        unlock = SharedUnlock(AgentUnlock(vault: try Vault.open(at: vaultPath)))
         try place.prepare()
         lockFile = open(place.lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard lockFile >= 0 else { throw AgentError("Unable to open \(place.lock): \(SystemError.describe(errno)).") }
@@ -46,9 +49,10 @@ public final class AgentServer: Sendable {
             throw AgentError("The agent's lock file \(place.lock) changed while it was taken; try again.")
         }
         do {
-            let activated = try Self.activatedSocket(environment)
-            listener = try activated ?? UnixSocket.listen(at: place.socket)
+            let activated = try ActivatedSockets.fromEnvironment(environment)
+            listener = try activated?.control ?? UnixSocket.listen(at: place.socket)
             ownsSocket = activated == nil
+            sshSockets = AgentSSHSockets(place: place, unlock: unlock, environment: environment, activated: activated?.ssh)
         } catch let error as UnixSocketError {
             close(lockFile)
             throw AgentError(error.message)
@@ -61,27 +65,27 @@ public final class AgentServer: Sendable {
     /// Serves until `stop` is asked; locks (wiping the keys) and removes its socket on the way out.
     public func run() {
         // Deadlines are checked every second, so the keys go when they are due, not at the next request.
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
-        timer.schedule(deadline: .now() + 1, repeating: 1)
-        timer.setEventHandler { [unlock] in unlock.with { _ = $0.expire() } }
-        timer.resume()
-        sync?.start()
-        if let problem = LogindWatch.start(for: self) {
-            // Its standard error is the journal under systemd (and /dev/null when credctl unlock started it).
-            let line = Array("credctl agent: not watching logind (\(problem)); the vault locks on its timers only.\n".utf8)
-            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        }
-        while !stopping.load(ordering: .relaxed) {
-            let connection = cposix_accept_cloexec(listener)
-            if connection < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                break
+        // On a thread of its own: no number of waiting ssh-agent connections can delay a lock.
+        DetachedThread.start { [self] in
+            while !stopping.load(ordering: .relaxed) {
+                sleep(1)
+                unlock.with { _ = $0.expire() }
             }
-            unlock.with { serve(connection, $0) }
-            close(connection)
         }
-        timer.cancel()
+        sync?.start()
+        // Its standard error is the journal under systemd (and /dev/null when credctl unlock started it).
+        if let problem = LogindWatch.start(for: self) {
+            Self.say("not watching logind (\(problem)); the vault locks on its timers only")
+        }
+        if let problem = sshSockets.start() { Self.say("no ssh-agent socket (\(problem))") }
+        while !stopping.load(ordering: .relaxed) {
+            guard let connection = UnixSocket.accept(listener, until: { stopping.load(ordering: .relaxed) }) else { break }
+            // A connection that asked for an ssh-agent socket now belongs to it (its end ends the socket).
+            let handedOver = unlock.with { serve(connection, $0) }
+            if !handedOver { close(connection) }
+        }
         sync?.stop()
+        sshSockets.stop()
         unlock.with { $0.lock() }
         if ownsSocket { unlink(place.socket) }
         close(listener)
@@ -93,12 +97,15 @@ public final class AgentServer: Sendable {
 
     /// Ends `run`: no new connection is accepted; the keys are wiped on the way out.
     public func stop() {
-        guard !stopping.exchange(true, ordering: .relaxed) else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
+        stopping.store(true, ordering: .relaxed)
+        // Its own socket is shut down to wake the accept loop now; one systemd passed is left to
+        // the loop's next look (shutting it down would close it for systemd too).
+        if ownsSocket { shutdown(listener, Int32(SHUT_RDWR)) }
     }
 
-    private func serve(_ connection: Int32, _ unlock: AgentUnlock) {
-        guard UnixSocket.peerIsThisUser(connection) else { return }
+    /// Answers a connection's requests; true when the connection was handed to an ssh-agent socket.
+    private func serve(_ connection: Int32, _ unlock: AgentUnlock) -> Bool {
+        guard UnixSocket.peerIsThisUser(connection) else { return false }
         // A reply that cannot be written within 5 s ends the connection (a client that never reads).
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -106,9 +113,34 @@ public final class AgentServer: Sendable {
         // timer) waiting for more than a few requests, each of which must arrive whole in 5 s.
         for _ in 0..<Self.requestsPerConnection {
             guard !stopping.load(ordering: .relaxed), let frame = Frame.read(from: connection, limit: Frame.requestLimit, seconds: 5),
-                  let request = AgentRequest(frame) else { return }
+                  let request = AgentRequest(frame) else { return false }
             unlock.expire()
-            guard let reply = try? answer(request, unlock).frame, reply.write(to: connection) else { return }
+            if case .sshSocket(let identities, let environment) = request {
+                let reply = sshSocket(for: connection, identities: identities, environment: environment, unlock)
+                _ = (try? reply.frame)?.write(to: connection)
+                guard case .path = reply else { return false }
+                // Watched only once the answer is written: from here its end may come any time.
+                sshSockets.watch(connection)
+                return true
+            }
+            guard let reply = try? answer(request, unlock).frame, reply.write(to: connection) else { return false }
+        }
+        return false
+    }
+
+    /// Makes a per-connection ssh-agent socket for identities the vault has, while unlocked.
+    private func sshSocket(for connection: Int32, identities: [UUID], environment: [String: String], _ unlock: AgentUnlock) -> AgentResponse {
+        guard unlock.isUnlocked else { return Self.lockedError }
+        do {
+            for id in identities where try unlock.vault.identity(id: id) == nil {
+                return .error(code: VaultError.Code.notFound.rawValue, message: "No identity on this device has the id \(CanonicalUUID.text(id)).", hint: nil)
+            }
+            let path = try sshSockets.open(for: connection, identities: Set(identities), clientEnvironment: environment)
+            // A use: the hops' signatures follow within moments, and should not find it locked.
+            unlock.used()
+            return .path(path)
+        } catch {
+            return Self.error(error)
         }
     }
 
@@ -129,9 +161,7 @@ public final class AgentServer: Sendable {
             unlock.lock()
             return .ok
         case .read(let text):
-            guard unlock.isUnlocked else {
-                return .error(code: VaultError.Code.locked.rawValue, message: "The agent holds the vault locked.", hint: "Unlock it with: credctl unlock")
-            }
+            guard unlock.isUnlocked else { return Self.lockedError }
             do {
                 let secret = try unlock.vault.readSecret(try unlock.vault.reference(for: text))
                 unlock.used()
@@ -146,10 +176,11 @@ public final class AgentServer: Sendable {
             // Noted only: the sync thread syncs, after the debounce; never this loop.
             sync?.changed()
             return .ok
+        case .sshSocket:
+            // Served by `serve`, which hands the connection to the socket it makes.
+            return .error(code: VaultError.Code.invalidInput.rawValue, message: "An ssh socket is asked for only as a connection's own request.", hint: nil)
         case .store(let text, let body, let availability):
-            guard unlock.isUnlocked else {
-                return .error(code: VaultError.Code.locked.rawValue, message: "The agent holds the vault locked.", hint: "Unlock it with: credctl unlock")
-            }
+            guard unlock.isUnlocked else { return Self.lockedError }
             do {
                 try unlock.vault.storeSecret(body, for: try unlock.vault.reference(for: text), availability: availability == "syncable" ? .syncable : .deviceOnly)
                 unlock.used()
@@ -160,34 +191,16 @@ public final class AgentServer: Sendable {
         }
     }
 
+    private static var lockedError: AgentResponse { .error(code: VaultError.Code.locked.rawValue, message: "The agent holds the vault locked.",
+                                                         hint: "Unlock it with: credctl unlock") }
+
+    private static func say(_ problem: String) {
+        let line = Array("credctl agent: \(problem).\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+
     private static func error(_ error: any Error) -> AgentResponse {
         let error = VaultError.from(error)
         return .error(code: error.code.rawValue, message: error.message, hint: error.hint)
     }
-
-    /// The listening socket systemd passed, when it passed exactly one to this process and it is
-    /// a listening Unix stream socket.
-    private static func activatedSocket(_ environment: [String: String]) throws -> Int32? {
-        guard environment["LISTEN_PID"] == String(getpid()), let count = environment["LISTEN_FDS"] else { return nil }
-        guard count == "1" else { throw AgentError("systemd passed \(count) sockets; the agent serves one (its control socket).") }
-        var listening: Int32 = 0, type: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(3, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0, listening == 1,
-              getsockopt(3, SOL_SOCKET, SO_TYPE, &type, &length) == 0, type == Int32(SOCK_STREAM.rawValue) else {
-            throw AgentError("The descriptor systemd passed is not a listening stream socket.")
-        }
-        // Not to be inherited by anything this process starts.
-        _ = fcntl(3, F_SETFD, FD_CLOEXEC)
-        return 3
-    }
-}
-
-/// The agent's vault behind a mutex, for the accept loop and the deadline timer.
-private final class Shared: Sendable {
-    private let unlock: AgentUnlock
-    private let mutex = Mutex(())
-
-    init(_ unlock: AgentUnlock) { self.unlock = unlock }
-
-    func with<T>(_ body: (AgentUnlock) -> T) -> T { mutex.withLock { _ in body(unlock) } }
 }

@@ -1,5 +1,7 @@
 import CredentialVault
+import FoundationEssentials
 import Glibc
+import SSHKeys
 import UnixSockets
 
 /// The agent's hold on its vault: unlocked until a deadline — the idle time since the last use,
@@ -12,6 +14,8 @@ final class AgentUnlock: @unchecked Sendable {
     static let longestMaximum = 24 * 3_600
 
     let vault: Vault
+    /// Keys the ssh-agent sockets opened (an encrypted key's KDF is slow), wiped with the vault.
+    var openedKeys: [UUID: SSHSigningKey] = [:]
     private var idle = defaultIdle
     private var lockedAt: (idle: Int64, maximum: Int64)?
 
@@ -47,6 +51,7 @@ final class AgentUnlock: @unchecked Sendable {
     }
 
     func lock() {
+        openedKeys.removeAll()
         vault.lock()
         lockedAt = nil
     }

@@ -93,7 +93,7 @@ extension Context {
         }
     }
 
-    private var promptPossible: Bool { Output.isTerminal(0) || Output.isTerminal(2) }
+    var promptPossible: Bool { Output.isTerminal(0) || Output.isTerminal(2) }
 
     /// Why nothing could unlock the vault, naming the methods it has and how to give each.
     func noKeyError(_ methods: [String]) -> VaultError {

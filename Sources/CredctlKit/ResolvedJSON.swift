@@ -27,12 +27,13 @@ enum ResolvedJSON {
             fields.append(("reference", .optional(connection.host.passwordRef?.key)))
             if reveal { fields += secret(password, named: "secret") }
         case .privateKey(let key, let passphrase, let identity):
-            fields += [("identity", .string(identity.label)), ("public_key", .string(identity.publicKey)),
-                       ("reference", .string(identity.privateKeyRef.key)), ("passphrase_reference", .optional(identity.passphraseRef?.key))]
+            fields += keyFields(identity)
             if reveal {
                 fields += secret(key, named: "secret")
                 if let passphrase { fields += secret(passphrase, named: "passphrase") }
             }
+        case .keyInVault(let identity):
+            fields += keyFields(identity)
         case .agent(let identity):
             fields.append(("identity", .optional(identity?.label)))
         case .keyboardInteractive(let password):
@@ -40,6 +41,11 @@ enum ResolvedJSON {
             if reveal, let password { fields += secret(password, named: "secret") }
         }
         return .object(fields)
+    }
+
+    private static func keyFields(_ identity: Identity) -> [(String, JSONValue)] {
+        [("identity", .string(identity.label)), ("public_key", .string(identity.publicKey)),
+         ("reference", .string(identity.privateKeyRef.key)), ("passphrase_reference", .optional(identity.passphraseRef?.key))]
     }
 
     private static func secret(_ secret: SecretBytes, named name: String) -> [(String, JSONValue)] {

@@ -21,6 +21,8 @@ enum ResolvedText {
             lines.append("Auth:      publickey with identity '\(identity.label)' (\(identity.keyType.rawValue)\(passphrase != nil ? ", passphrase stored" : ""))")
             secrets.append(("Private key", key))
             if let passphrase { secrets.append(("Passphrase", passphrase)) }
+        case .keyInVault(let identity):
+            lines.append("Auth:      publickey with identity '\(identity.label)' (\(identity.keyType.rawValue), signed by the credctl agent)")
         case .agent(let identity):
             lines.append("Auth:      agent" + (identity.map { " offering identity '\($0.label)'" } ?? ""))
         case .keyboardInteractive(let password):

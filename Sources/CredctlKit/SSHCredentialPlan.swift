@@ -1,15 +1,18 @@
 import CredentialVault
 import Launch
 
-/// What a connection's hosts need from the vault: keys for the agent (with their passphrases)
-/// and passwords for the prompts of the host they belong to. The target and every jump host
-/// bring their own. When two hops share a prompt (same user and host name, other ports), only
-/// the first hop's password is offered: the prompt cannot tell them apart, so the other is
-/// asked on the terminal rather than risk sending a password to the wrong server.
+/// What a connection's hosts need from the vault: keys for the agent (with their passphrases,
+/// when opened here) and passwords for the prompts of the host they belong to. The target and
+/// every jump host bring their own; a key two hops share is offered once. When two hops share a
+/// prompt (same user and host name, other ports), only the first hop's password is offered:
+/// the prompt cannot tell them apart, so the other is asked on the terminal rather than risk
+/// sending a password to the wrong server.
 struct SSHCredentialPlan {
     struct Key {
-        let name: String
-        let body: SecretBytes
+        let identity: Identity
+        /// The private key file's bytes and stored passphrase, when opened here; nil when the
+        /// credctl agent signs with the key it keeps.
+        let body: SecretBytes?
         let passphrase: SecretBytes?
     }
 
@@ -24,7 +27,9 @@ struct SSHCredentialPlan {
             let prompt = AskpassPrompt.password(user: endpoint.username ?? localUser, host: endpoint.hostname)
             switch connection.auth {
             case .privateKey(let key, let passphrase, let identity):
-                keys.append(Key(name: "identity '\(identity.label)'", body: key, passphrase: passphrase))
+                add(Key(identity: identity, body: key, passphrase: passphrase))
+            case .keyInVault(let identity):
+                add(Key(identity: identity, body: nil, passphrase: nil))
             case .password(let password), .keyboardInteractive(let password?):
                 if !passwords.contains(where: { $0.prompt == prompt }) { passwords.append((prompt, password)) }
             case .agent:
@@ -33,5 +38,9 @@ struct SSHCredentialPlan {
                 break
             }
         }
+    }
+
+    private mutating func add(_ key: Key) {
+        if !keys.contains(where: { $0.identity.id == key.identity.id }) { keys.append(key) }
     }
 }

@@ -7,7 +7,11 @@ extension Vault {
     /// Errors are distinct: `notFound` (no such host), `noCredential` (the auth method needs a
     /// credential none is configured for), `notYetSynced` (the config names a body that has not
     /// arrived), `deleted`, `quarantined`, `locked`.
-    public func resolve(_ labelOrID: String) throws(VaultError) -> ResolvedConnection {
+    ///
+    /// With `openingPrivateKeys` false, a host that authenticates with a key gets
+    /// `.keyInVault`: its identity, with the key's body (and passphrase) checked to be here but
+    /// not opened — a credctl agent signs with it.
+    public func resolve(_ labelOrID: String, openingPrivateKeys: Bool = true) throws(VaultError) -> ResolvedConnection {
         try VaultError.wrapping {
             // Config from one snapshot, so host, identity, jump hosts and forwards agree.
             let records = try config.snapshot { snapshot in
@@ -16,7 +20,7 @@ extension Vault {
                                          jumpChain: try jumpChain(of: host, in: snapshot), forwards: try snapshot.forwards(forHost: host.id))
             }
             return ResolvedConnection(host: records.host, endpoint: records.endpoint, jumpChain: records.jumpChain, forwards: records.forwards,
-                                      auth: try auth(for: records.host, identity: records.identity))
+                                      auth: try auth(for: records.host, identity: records.identity, openingPrivateKeys: openingPrivateKeys))
         }
     }
 
@@ -67,7 +71,7 @@ extension Vault {
         }
     }
 
-    private func auth(for host: Host, identity: Identity?) throws -> ResolvedAuth {
+    private func auth(for host: Host, identity: Identity?, openingPrivateKeys: Bool) throws -> ResolvedAuth {
         switch host.authMethod {
         case .password:
             guard let reference = host.passwordRef else {
@@ -79,6 +83,11 @@ extension Vault {
             guard let identity else {
                 throw VaultError(.noCredential, "Host '\(host.label)' uses public-key authentication but has no identity.",
                                  hint: "Give it one with: credctl host edit '\(host.label)' --identity LABEL")
+            }
+            guard openingPrivateKeys else {
+                try checkPresent(identity.privateKeyRef, owner: host.label)
+                try identity.passphraseRef.map { try checkPresent($0, owner: host.label) }
+                return .keyInVault(identity: identity)
             }
             let key = try open(identity.privateKeyRef, owner: host.label)
             let passphrase = try identity.passphraseRef.map { try open($0, owner: host.label) }
@@ -112,22 +121,43 @@ extension Vault {
             #endif
             return secret
         } catch let error as SecretError {
-            switch error.code {
-            case .absent:
-                throw VaultError(.notYetSynced, "Credentials for '\(owner)' have not synced to this device yet (\(reference) is missing).", hint: Self.notSyncedHint)
-            case .deleted:
-                throw VaultError(.deleted, "The credential \(reference) of '\(owner)' was deleted.",
-                                 hint: "Set it again, or remove the reference from '\(owner)'.")
-            case .quarantined:
-                throw VaultError(.quarantined, "The credential \(reference) of '\(owner)' arrived but was quarantined (it failed validation).",
-                                 hint: "Check credctl status; the device that wrote it may run a newer version.")
-            case .locked where !secrets.isUnlocked:
-                // (Unlocked, `locked` is about the desktop keyring holding the bodies; its own message says so.)
-                throw VaultError(.locked, "The vault is locked; unlock it to use the credentials of '\(owner)'.",
-                                 hint: "Give --passphrase-file or --key-file, or run from a terminal to be asked.")
-            default:
-                throw VaultError.from(error)
+            throw explained(error, reference, owner: owner)
+        }
+    }
+
+    /// Checks that a body is here to be opened (by an agent), with `open`'s errors when not.
+    private func checkPresent(_ reference: SecretReference, owner: String) throws {
+        let code: SecretError.Code
+        do {
+            switch try secrets.state(of: reference.key) {
+            case .present: return
+            case .deleted: code = .deleted
+            case .quarantined: code = .quarantined
+            case .absent: code = .absent
             }
+        } catch let error as SecretError {
+            throw explained(error, reference, owner: owner)
+        }
+        throw explained(SecretError(code, "\(reference) is not here."), reference, owner: owner)
+    }
+
+    /// A secret track error in the words of the record the secret belongs to.
+    private func explained(_ error: SecretError, _ reference: SecretReference, owner: String) -> VaultError {
+        switch error.code {
+        case .absent:
+            return VaultError(.notYetSynced, "Credentials for '\(owner)' have not synced to this device yet (\(reference) is missing).", hint: Self.notSyncedHint)
+        case .deleted:
+            return VaultError(.deleted, "The credential \(reference) of '\(owner)' was deleted.",
+                             hint: "Set it again, or remove the reference from '\(owner)'.")
+        case .quarantined:
+            return VaultError(.quarantined, "The credential \(reference) of '\(owner)' arrived but was quarantined (it failed validation).",
+                             hint: "Check credctl status; the device that wrote it may run a newer version.")
+        case .locked where !secrets.isUnlocked:
+            // (Unlocked, `locked` is about the desktop keyring holding the bodies; its own message says so.)
+            return VaultError(.locked, "The vault is locked; unlock it to use the credentials of '\(owner)'.",
+                             hint: "Give --passphrase-file or --key-file, or run from a terminal to be asked.")
+        default:
+            return VaultError.from(error)
         }
     }
 

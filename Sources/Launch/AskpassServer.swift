@@ -1,9 +1,9 @@
 import CPosix
 import Dispatch
 import Glibc
-import SystemErrors
 import Sodium
 import Synchronization
+import SystemErrors
 import UnixSockets
 
 /// Answers ssh's and ssh-add's password prompts from stored secrets without handing the secrets

@@ -1,7 +1,7 @@
 import CPosix
 import Glibc
-import SystemErrors
 import Sodium
+import SystemErrors
 
 /// A program started with `posix_spawn`: an explicit argument vector and environment, the
 /// default disposition of the signals a terminal sends, and optionally bytes on its standard

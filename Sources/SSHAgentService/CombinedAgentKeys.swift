@@ -10,9 +10,9 @@ public struct CombinedAgentKeys: SSHAgentKeys {
         return sources.flatMap { $0.identities() }.filter { seen.insert($0.keyBlob).inserted }
     }
 
-    public func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32) -> [UInt8]? {
+    public func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, forwarded: Bool) -> [UInt8]? {
         for source in sources where source.identities().contains(where: { $0.keyBlob == keyBlob }) {
-            if let signature = source.sign(keyBlob: keyBlob, data: data, flags: flags) { return signature }
+            if let signature = source.sign(keyBlob: keyBlob, data: data, flags: flags, forwarded: forwarded) { return signature }
         }
         return nil
     }

@@ -32,10 +32,19 @@ public struct KeyUseConfirmation: Sendable {
     /// Whether a program can ask at all.
     public var canAsk: Bool { program != nil }
 
+    /// Whether a signature may be made: at once for a key that needs no confirmation asked for
+    /// on this machine; else only when the user says yes. A forwarded request (another host
+    /// asks, through agent forwarding) is always asked about.
+    public func allows(label: String, fingerprint: String, confirmRequired: Bool, forwarded: Bool) -> Bool {
+        guard confirmRequired || forwarded else { return true }
+        return confirm(label: label, fingerprint: fingerprint, forwarded: forwarded)
+    }
+
     /// Asks whether the key `label` with `fingerprint` (`SHA256:…`) may be used.
-    public func confirm(label: String, fingerprint: String) -> Bool {
+    public func confirm(label: String, fingerprint: String, forwarded: Bool = false) -> Bool {
         guard let program else { return false }
-        let prompt = "Allow use of key \(Self.printable(label))?\nKey fingerprint \(fingerprint)."
+        var prompt = "Allow use of key \(Self.printable(label))?\nKey fingerprint \(fingerprint)."
+        if forwarded { prompt += "\nAsked by another host, through agent forwarding." }
         var variables = environment.filter { $0.key != "SSH_ASKPASS" }
         variables["SSH_ASKPASS_PROMPT"] = "confirm"
         variables["PATH"] = "/usr/local/bin:/usr/bin:/bin"

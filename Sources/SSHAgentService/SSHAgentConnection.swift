@@ -17,17 +17,21 @@ struct SSHAgentConnection {
     let keys: any SSHAgentKeys
 
     func serve() {
+        // Once a forwarded connection, always one: a later binding cannot lift it.
+        var forwarded = false
         while let message = readMessage() {
-            let reply = answer(SSHAgentRequest(message: message))
-            guard SSHAgentMessageIO.write(fd, reply.message) else { return }
+            let request = SSHAgentRequest(message: message)
+            if case .sessionBind(true) = request { forwarded = true }
+            guard SSHAgentMessageIO.write(fd, answer(request, forwarded: forwarded).message) else { return }
         }
     }
 
-    func answer(_ request: SSHAgentRequest?) -> SSHAgentReply {
+    func answer(_ request: SSHAgentRequest?, forwarded: Bool) -> SSHAgentReply {
         switch request {
         // ssh refuses an answer of more than 2048 keys (and the whole answer with them).
         case .requestIdentities: .identities(Array(keys.identities().prefix(Self.listLimit)))
-        case .sign(let blob, let data, let flags): keys.sign(keyBlob: blob, data: data, flags: flags).map(SSHAgentReply.signature) ?? .failure
+        case .sign(let blob, let data, let flags): keys.sign(keyBlob: blob, data: data, flags: flags, forwarded: forwarded).map(SSHAgentReply.signature) ?? .failure
+        case .sessionBind: .success
         case .other, nil: .failure
         }
     }

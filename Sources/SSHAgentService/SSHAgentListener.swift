@@ -13,7 +13,8 @@ public final class SSHAgentListener: Sendable {
     public static let processConnectionLimit = 64
     private static let processConnections = Atomic(0)
 
-    public let path: String
+    /// Nil for a socket systemd listens on: it stays when the listener stops.
+    public let path: String?
     private let listener: Int32
     private let keys: any SSHAgentKeys
     private let connections = Mutex<Set<Int32>>([])
@@ -38,14 +39,26 @@ public final class SSHAgentListener: Sendable {
         }
     }
 
+    /// Serves a socket already listening (one systemd passed); it is left in place by `stop`.
+    public init(listening fd: Int32, keys: any SSHAgentKeys) throws(UnixSocketError) {
+        path = nil
+        listener = fd
+        self.keys = keys
+        guard DetachedThread.start({ [self] in acceptLoop() }) else { throw UnixSocketError("Unable to start a thread for an ssh-agent socket.") }
+    }
+
     /// Stops accepting, ends every connection, removes the socket; returns once no connection
     /// is being read (a signature already being made may still finish, and its reply is lost).
     public func stop() {
         guard !stopping.exchange(true, ordering: .relaxed) else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
+        if let path {
+            // Gone from the directory at once; a socket of its own is shut down to wake the
+            // accept loop now (one systemd passed is not: that would close it for systemd too).
+            unlink(path)
+            shutdown(listener, Int32(SHUT_RDWR))
+        }
         acceptLoopEnded.wait()
         close(listener)
-        unlink(path)
         connections.withLock { open in
             for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
         }
@@ -54,11 +67,7 @@ public final class SSHAgentListener: Sendable {
     private func acceptLoop() {
         defer { acceptLoopEnded.signal() }
         while !stopping.load(ordering: .relaxed) {
-            let fd = cposix_accept_cloexec(listener)
-            if fd < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                return
-            }
+            guard let fd = UnixSocket.accept(listener, until: { stopping.load(ordering: .relaxed) }) else { return }
             guard UnixSocket.peerIsThisUser(fd), admit(fd) else {
                 close(fd)
                 continue

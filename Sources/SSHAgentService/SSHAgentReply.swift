@@ -1,6 +1,7 @@
 /// What credctl's agents answer an ssh-agent client (OpenSSH's `PROTOCOL.agent`).
 public enum SSHAgentReply: Equatable, Sendable {
     case failure
+    case success
     case identities([SSHAgentIdentity])
     /// A signature blob: string algorithm, string signature.
     case signature([UInt8])
@@ -10,6 +11,8 @@ public enum SSHAgentReply: Equatable, Sendable {
         switch self {
         case .failure:
             return [5]
+        case .success:
+            return [6]
         case .identities(let identities):
             var bytes: [UInt8] = [12] + SSHWire.uint32(UInt32(identities.count))
             for identity in identities { bytes += SSHWire.string(identity.keyBlob) + SSHWire.string(Array(identity.comment.utf8)) }
@@ -26,6 +29,8 @@ public enum SSHAgentReply: Equatable, Sendable {
         switch type {
         case 5 where reader.isAtEnd:
             self = .failure
+        case 6 where reader.isAtEnd:
+            self = .success
         case 12:
             guard let count = reader.uint32(), count <= 4_096 else { return nil }
             var identities: [SSHAgentIdentity] = []

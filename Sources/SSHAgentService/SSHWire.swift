@@ -23,6 +23,12 @@ public enum SSHWire {
             return bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | UInt32($1) }
         }
 
+        public mutating func byte() -> UInt8? {
+            guard offset < bytes.endIndex else { return nil }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+
         public mutating func string() -> [UInt8]? {
             guard let count = uint32().map(Int.init), count <= bytes.endIndex - offset else { return nil }
             defer { offset += count }

@@ -10,20 +10,27 @@ public struct UpstreamAgent: SSHAgentKeys {
     public init(socketPath: String) { self.socketPath = socketPath }
 
     public func identities() -> [SSHAgentIdentity] {
-        guard case .identities(let identities)? = ask(.requestIdentities, seconds: 5) else { return [] }
+        guard case .identities(let identities)? = ask([.requestIdentities], seconds: 5) else { return [] }
         return identities
     }
 
-    public func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32) -> [UInt8]? {
-        // Long enough for the other agent to ask its user to confirm.
-        guard case .signature(let blob)? = ask(.sign(keyBlob: keyBlob, data: data, flags: flags), seconds: 90) else { return nil }
+    public func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, forwarded: Bool) -> [UInt8]? {
+        // Long enough for the other agent to ask its user to confirm; a forwarded request is
+        // said to be one there too, before it is made.
+        let request = SSHAgentRequest.sign(keyBlob: keyBlob, data: data, flags: flags)
+        guard case .signature(let blob)? = ask(forwarded ? [.sessionBind(forwarding: true), request] : [request], seconds: 90) else { return nil }
         return blob
     }
 
-    private func ask(_ request: SSHAgentRequest, seconds: Int) -> SSHAgentReply? {
+    /// Sends `requests` on one connection; the answer to the last.
+    private func ask(_ requests: [SSHAgentRequest], seconds: Int) -> SSHAgentReply? {
         guard let fd = UnixSocket.connect(to: socketPath, timeoutSeconds: seconds) else { return nil }
         defer { close(fd) }
-        guard SSHAgentMessageIO.write(fd, request.message), let reply = SSHAgentMessageIO.read(fd, seconds: seconds) else { return nil }
-        return SSHAgentReply(message: reply)
+        var reply: SSHAgentReply?
+        for request in requests {
+            guard SSHAgentMessageIO.write(fd, request.message), let answer = SSHAgentMessageIO.read(fd, seconds: seconds) else { return nil }
+            reply = SSHAgentReply(message: answer)
+        }
+        return reply
     }
 }

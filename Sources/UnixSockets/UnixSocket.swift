@@ -63,4 +63,19 @@ public enum UnixSocket {
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         return address
     }
+
+    /// The next connection on `listener`, or nil once `stopping` says so (checked every half
+    /// second) or the socket fails. Waking the loop never needs `shutdown`, which would also
+    /// close a socket systemd passed, and keeps, for the next start.
+    public static func accept(_ listener: Int32, until stopping: () -> Bool) -> Int32? {
+        while !stopping() {
+            guard SocketStream.waitReadable(listener, milliseconds: 500) else { continue }
+            guard !stopping() else { return nil }
+            let connection = cposix_accept_cloexec(listener)
+            if connection >= 0 { return connection }
+            if errno == EINTR || errno == ECONNABORTED || errno == EAGAIN { continue }
+            return nil
+        }
+        return nil
+    }
 }

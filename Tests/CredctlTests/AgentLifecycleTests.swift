@@ -83,6 +83,32 @@ final class AgentLifecycleTests: AgentTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: place.socket), "an activated agent leaves systemd's socket where it is")
     }
 
+    func testSocketActivationWithTheSSHSocketServesSshFirst() throws {
+        try FileManager.default.createDirectory(atPath: runtime + "/credctl", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        _ = try OpenSSHServer.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "k", "-f", directory + "/id"])
+        assertStatus(try credctl.run("--passphrase-file", passphraseFile, "identity", "add", "deploy", "--private-key", directory + "/id"), 0)
+        // Two sockets, named as the units name them; the ssh one is used first, and starts the agent.
+        let script = """
+            systemd-socket-activate -l "$SOCKET" -l "$SSH_SOCKET" --fdname=control:ssh -E PATH -E HOME -E CREDCTL_VAULT -E CREDCTL_INSECURE_FAST_KDF -E XDG_RUNTIME_DIR "$CREDCTL" agent 2>/dev/null &
+            activator=$!
+            for i in $(seq 100); do [ -S "$SSH_SOCKET" ] && break; sleep 0.05; done
+            SSH_AUTH_SOCK="$SSH_SOCKET" ssh-add -L; echo "listed while locked: $?"
+            "$CREDCTL" --passphrase-file "$PASSPHRASE" unlock >/dev/null || exit 10
+            SSH_AUTH_SOCK="$SSH_SOCKET" ssh-add -L | cut -d' ' -f3
+            pid=$("$CREDCTL" status --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["agent"]["pid"])')
+            [ "$pid" = "$activator" ] && echo "served by the activated process"
+            kill $activator; wait $activator
+            """
+        var environment = credctl.environment
+        environment["SOCKET"] = place.socket
+        environment["SSH_SOCKET"] = place.sshSocket
+        environment["CREDCTL"] = CredctlRunner.binary
+        environment["PASSPHRASE"] = passphraseFile
+        let result = try runApart(["/bin/bash", "-c", script], environment: environment)
+        XCTAssertEqual(result.output, "The agent has no identities.\nlisted while locked: 1\ndeploy\nserved by the activated process\n", result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: place.sshSocket), "an activated agent leaves systemd's ssh socket where it is")
+    }
+
     func testAnotherUserIsRefused() throws {
         guard getuid() == 0 else { throw XCTSkip("needs root to act as another user") }
         try unlock()
@@ -91,20 +117,23 @@ final class AgentLifecycleTests: AgentTestCase {
         XCTAssertEqual(chmod(runtime, 0o711), 0)
         XCTAssertEqual(chmod(runtime + "/credctl", 0o711), 0)
         XCTAssertEqual(chmod(place.socket, 0o666), 0)
+        XCTAssertEqual(chmod(place.sshSocket, 0o666), 0)
+        // The control socket is asked for its status, the ssh-agent socket for its identities.
         let probe = """
-            import socket, struct
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.settimeout(5)
-            s.connect("\(place.socket)")
-            try:
-                s.sendall(struct.pack(">I", 2) + bytes([1, 1]))
-                print("answered" if s.recv(16) else "closed")
-            except (BrokenPipeError, ConnectionResetError):
-                print("closed")
+            import socket, struct, sys
+            for path, message in (("\(place.socket)", bytes([1, 1])), ("\(place.sshSocket)", bytes([11]))):
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.settimeout(5)
+                s.connect(path)
+                try:
+                    s.sendall(struct.pack(">I", len(message)) + message)
+                    print("answered" if s.recv(16) else "closed")
+                except (BrokenPipeError, ConnectionResetError):
+                    print("closed")
             """
         let result = try runApart(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", probe],
                                   environment: ["PATH": "/usr/bin:/bin"])
-        XCTAssertEqual(result.output, "closed\n", result.stderr)
+        XCTAssertEqual(result.output, "closed\nclosed\n", result.stderr)
         // Closed again, the directory is the agent's own once more, and it serves its user still.
         for path in [runtime, runtime + "/credctl"] { XCTAssertEqual(chmod(path, 0o700), 0) }
         XCTAssertEqual(try agentState(), "unlocked")

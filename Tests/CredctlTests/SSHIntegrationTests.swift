@@ -115,13 +115,13 @@ final class SSHIntegrationTests: CredctlTestCase {
         XCTAssertEqual(reply, "through the tunnel\n", "the local forward carries traffic")
         XCTAssertTrue(echo.wasServed)
 
-        // While connected: the top ssh gets a token and a private agent, never a secret.
+        // While connected: the top ssh gets a token and an agent socket of credctl's, never a secret.
         let sshProcesses = SecretScan.processes().filter { $0.program == "ssh" }
         XCTAssertFalse(sshProcesses.isEmpty)
         let top = try XCTUnwrap(sshProcesses.first { String(decoding: $0.bytes, as: UTF8.self).contains("ExitOnForwardFailure") })
         let topText = String(decoding: top.bytes, as: UTF8.self)
         XCTAssertTrue(topText.contains("CREDCTL_ASKPASS_TOKEN="), "ssh gets a token, not the password")
-        XCTAssertTrue(topText.contains("SSH_AUTH_SOCK=\(directory)/runtime/credctl-agent-"), "a private agent")
+        XCTAssertTrue(topText.contains("SSH_AUTH_SOCK=\(directory)/runtime/credctl-ssh-"), "credctl's own agent socket")
         try input.fileHandleForWriting.close()
         session.waitUntilExit()
         let sampled = sampler.stop()
@@ -130,7 +130,8 @@ final class SSHIntegrationTests: CredctlTestCase {
         // Every process, sampled from before credctl started until after it ended: its short-lived
         // children (ssh-add, the askpass helper) included.
         XCTAssertEqual(sampled.findings, [])
-        XCTAssertTrue(sampled.programs.contains("ssh-add") || sampled.programs.contains("ssh-agent"), "the sampler saw the agent's children: \(sampled.samples) passes")
+        XCTAssertTrue(sampled.programs.contains("ssh"), "the sampler saw ssh: \(sampled.samples) passes")
+        XCTAssertFalse(sampled.programs.contains("ssh-add") || sampled.programs.contains("ssh-agent"), "no key is handed to an OpenSSH agent")
         XCTAssertEqual(scannedFiles(since: started), [])
     }
 
@@ -178,7 +179,7 @@ final class SSHIntegrationTests: CredctlTestCase {
         assertStatus(try desktop.run("ssh", "rsa", "--agent-lifetime", "60", "--", "true"), 69)
     }
 
-    func testTerminatingCredctlStopsSshAndItsPrivateAgent() throws {
+    func testTerminatingCredctlStopsSshAndItsAgentSocket() throws {
         let session = Process()
         session.executableURL = URL(fileURLWithPath: CredctlRunner.binary)
         session.arguments = ["ssh", "rsa", "--", "-F", server.clientConfig, "sleep", "30"]
@@ -186,12 +187,10 @@ final class SSHIntegrationTests: CredctlTestCase {
         session.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         session.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try session.run()
-        func agents() throws -> [ProcessTable.Entry] {
-            try ProcessTable.snapshot().filter { $0.arguments.first == "ssh-agent" && $0.commandLine.contains(directory + "/runtime") }
-        }
         var connected = false
         for _ in 0..<200 where !connected {
-            connected = try ProcessTable.snapshot().contains { $0.arguments.first == "ssh" && $0.arguments.contains("sleep") } && !(try agents().isEmpty)
+            connected = try ProcessTable.snapshot().contains { $0.arguments.first == "ssh" && $0.arguments.contains("sleep") }
+                && !(try leftovers().filter { $0.hasPrefix("credctl-ssh-") }.isEmpty)
             if !connected { usleep(50_000) }
         }
         XCTAssertTrue(connected)
@@ -200,11 +199,9 @@ final class SSHIntegrationTests: CredctlTestCase {
         session.waitUntilExit()
         // ssh catches SIGTERM and exits 255 ("Killed by signal 15"); credctl ends with its status.
         XCTAssertEqual(session.terminationStatus, 255, "ssh was passed the signal and ended")
-        XCTAssertEqual(try agents().count, 0, "the private agent, and the key in it, are gone")
-        XCTAssertEqual(try leftovers(), [])
+        XCTAssertEqual(try leftovers(), [], "the agent socket (and the keys behind it) are gone")
     }
 
-    /// Private agents and askpass sockets left behind in the runtime directory.
     func testThroughAnUnlockedAgentSshNeedsNoKeyAndALockedOneAsksAgain() throws {
         assertStatus(try desktop.run("unlock"), 0)
         var keyless = desktop!

@@ -30,6 +30,15 @@ final class KeyUseConfirmationTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: directory + "/mode", encoding: .utf8), "confirm\n")
     }
 
+    func testAForwardedRequestIsAlwaysAskedAbout() throws {
+        let nothing = KeyUseConfirmation(environment: [:])
+        XCTAssertTrue(nothing.allows(label: "k", fingerprint: "SHA256:x", confirmRequired: false, forwarded: false))
+        XCTAssertFalse(nothing.allows(label: "k", fingerprint: "SHA256:x", confirmRequired: false, forwarded: true))
+        let yes = KeyUseConfirmation(environment: ["SSH_ASKPASS": askpass(exiting: 0)])
+        XCTAssertTrue(yes.allows(label: "k", fingerprint: "SHA256:x", confirmRequired: false, forwarded: true))
+        XCTAssertTrue(try String(contentsOfFile: directory + "/prompt", encoding: .utf8).contains("agent forwarding"))
+    }
+
     func testAnyOtherAnswerOrNothingThatCanAskIsNo() {
         XCTAssertFalse(KeyUseConfirmation(environment: ["SSH_ASKPASS": askpass(exiting: 1)]).confirm(label: "k", fingerprint: "SHA256:x"))
         XCTAssertFalse(KeyUseConfirmation(environment: ["SSH_ASKPASS": directory + "/missing"]).confirm(label: "k", fingerprint: "SHA256:x"))

@@ -14,11 +14,16 @@ final class SSHAgentListenerTests: XCTestCase {
         private var signRequests = 0
         init(_ listed: [SSHAgentIdentity]) { self.listed = listed }
         func identities() -> [SSHAgentIdentity] { listed }
-        func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32) -> [UInt8]? {
-            lock.withLock { signRequests += 1 }
+        func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, forwarded: Bool) -> [UInt8]? {
+            lock.withLock {
+                signRequests += 1
+                if forwarded { forwardedRequests += 1 }
+            }
             return nil
         }
+        private var forwardedRequests = 0
         var signed: Int { lock.withLock { signRequests } }
+        var signedForwarded: Int { lock.withLock { forwardedRequests } }
     }
 
     override func setUpWithError() throws {
@@ -82,12 +87,18 @@ final class SSHAgentListenerTests: XCTestCase {
         defer { listener.stop() }
         let fd = try connect(directory + "/agent.sock")
         defer { close(fd) }
-        // Lock, add, remove-all, an extension such as session-bind, a sign request cut short.
-        for message: [UInt8] in [[22] + SSHWire.string([]), [17], [19], [27] + SSHWire.string(Array("session-bind@openssh.com".utf8)), [13, 0, 0]] {
+        // Lock, add, remove-all, another extension, a session-bind cut short, a sign request cut short.
+        for message: [UInt8] in [[22] + SSHWire.string([]), [17], [19], [27] + SSHWire.string(Array("query".utf8)),
+                                 [27] + SSHWire.string(Array("session-bind@openssh.com".utf8)), [13, 0, 0]] {
             XCTAssertEqual(exchange(fd, message), .failure)
         }
         XCTAssertEqual(exchange(fd, SSHAgentRequest.sign(keyBlob: [1], data: [2], flags: 0).message), .failure)
         XCTAssertEqual(keys.signed, 1, "only the well-formed sign request reached the keys")
+        // A connection ssh binds as forwarded stays forwarded, whatever binding follows.
+        XCTAssertEqual(exchange(fd, SSHAgentRequest.sessionBind(forwarding: true).message), .success)
+        XCTAssertEqual(exchange(fd, SSHAgentRequest.sessionBind(forwarding: false).message), .success)
+        XCTAssertEqual(exchange(fd, SSHAgentRequest.sign(keyBlob: [1], data: [2], flags: 0).message), .failure)
+        XCTAssertEqual(keys.signedForwarded, 1, "the request after a forwarding bind is marked forwarded")
         XCTAssertEqual(exchange(fd, [11]), .identities([]))
         // A length past the limit: no answer, the connection is closed.
         let huge = try connect(directory + "/agent.sock")

@@ -6,9 +6,9 @@ struct SSHCommand: Command {
     static let spec = CommandSpec(
         path: ["ssh"],
         summary: "Connect to a host with OpenSSH, as the vault describes it.",
-        overview: "Connect with the system's OpenSSH client to a host as the vault describes it: host name, port, user, the jump chain (each jump host with its own settings, as ssh -J) and the host's port forwards. A private key (and the keys of jump hosts) is handed to an ssh-agent through a pipe, never written to disk: a private agent started for this connection and stopped after it, or with --agent-lifetime the running agent ($SSH_AUTH_SOCK) for that many seconds. A stored key passphrase or password is answered through SSH_ASKPASS by credctl itself, which ssh reaches with a single-use token; the secret is never in ssh's arguments or environment, and neither are CREDCTL_VAULT, CREDCTL_KEY_FILE or CREDCTL_PASSPHRASE_FILE. Words after -- are read as ssh reads its own: leading options go before the destination and win over the vault's settings, the rest is the remote command. The exit status is ssh's.",
+        overview: "Connect with the system's OpenSSH client to a host as the vault describes it: host name, port, user, the jump chain (each jump host with its own settings, as ssh -J) and the host's port forwards. ssh signs through an agent socket that offers only the keys of this host and its jump hosts, and no private key is handed to ssh or to any other program: with an unlocked credctl agent (credctl unlock) the agent signs and nothing is asked; without one, credctl unlocks the vault as always and signs itself, for as long as ssh runs. A hop that authenticates with the user's own ssh-agent reaches it through the same socket. With --agent-lifetime the keys are instead added to the running agent ($SSH_AUTH_SOCK) for that many seconds. An identity marked --confirm is used only after SSH_ASKPASS says yes. A stored password is answered through SSH_ASKPASS by credctl itself, which ssh reaches with a single-use token; the secret is never in ssh's arguments or environment, and neither are CREDCTL_VAULT, CREDCTL_KEY_FILE or CREDCTL_PASSPHRASE_FILE. Words after -- are read as ssh reads its own: leading options go before the destination and win over the vault's settings, the rest is the remote command. The exit status is ssh's; 77 when the vault is locked and cannot be unlocked.",
         usage: ["ssh LABEL [--agent-lifetime SECONDS] [-- SSH-OPTION ... [COMMAND ...]]"],
-        options: [.init(name: "--agent-lifetime", value: "SECONDS", help: "Add keys to the running ssh-agent ($SSH_AUTH_SOCK) for SECONDS instead of a private agent.")],
+        options: [.init(name: "--agent-lifetime", value: "SECONDS", help: "Add the keys to the running ssh-agent ($SSH_AUTH_SOCK) for SECONDS instead.")],
         positionals: 1...Int.max,
         examples: ["credctl ssh web-1", "credctl ssh db -- uptime", "credctl ssh web-1 -- -v -o ConnectTimeout=5 systemctl status nginx",
                    "credctl ssh bastion --agent-lifetime 600"],
@@ -35,8 +35,11 @@ struct SSHCommand: Command {
             throw CLIError(message: "The OpenSSH client (ssh) was not found on PATH.", hint: "Install it: apt-get install openssh-client", status: ExitStatus.unavailable)
         }
         let vault = try context.openVault()
-        let connection = try context.unlockingIfNeeded(vault) { try vault.resolve(label) }
-        let jumps = try connection.jumpChain.map { jump in try context.unlockingIfNeeded(vault) { try vault.resolve(jump.label) } }
+        // An unlocked agent signs with the keys it keeps: they are not even read here.
+        var agent = agentLifetime == nil ? context.unlockedAgent(for: vault) : nil
+        if let agent { vault.secretSource = agent }
+        var connection = try context.unlockingIfNeeded(vault) { try vault.resolve(label, openingPrivateKeys: agent == nil) }
+        var jumps = try resolveJumps(of: connection, in: vault, context, openingPrivateKeys: agent == nil)
         let target = SSHCommandLine.Target(host: Self.hop(connection.endpoint), jumps: connection.jumpChain.map(Self.hop),
                                            forwards: connection.forwards.map { (Self.flag($0.kind), $0.specification) })
         // Refused before any agent or askpass socket exists, and before ssh is started.
@@ -46,13 +49,28 @@ struct SSHCommand: Command {
         } catch let error as LaunchError {
             throw CLIError(message: error.message, hint: nil, status: error.status)
         }
-        let plan = SSHCredentialPlan(target: connection, jumps: jumps, localUser: Self.localUser(context))
-        let session = try SSHSession(plan: plan, context: context, agentLifetime: agentLifetime)
+        let session: SSHSession
+        do {
+            let plan = SSHCredentialPlan(target: connection, jumps: jumps, localUser: Self.localUser(context))
+            session = try SSHSession(plan: plan, vault: vault, context: context, agentLifetime: agentLifetime, agent: agent)
+        } catch let error as VaultError where error.code == .locked && agent != nil {
+            // The agent locked (or went) since it was asked: unlock here and sign here, as without one.
+            agent = nil
+            vault.secretSource = nil
+            connection = try context.unlockingIfNeeded(vault) { try vault.resolve(label) }
+            jumps = try resolveJumps(of: connection, in: vault, context, openingPrivateKeys: true)
+            let plan = SSHCredentialPlan(target: connection, jumps: jumps, localUser: Self.localUser(context))
+            session = try SSHSession(plan: plan, vault: vault, context: context, agentLifetime: agentLifetime, agent: nil)
+        }
         defer { session.stop() }
         let environment = try context.childEnvironment()
         for (name, value) in session.environment { try environment.set(name, text: value) }
         let status = try launch(ssh, arguments, environment)
         if status != 0 { throw ChildExit(status: status) }
+    }
+
+    private func resolveJumps(of connection: ResolvedConnection, in vault: Vault, _ context: Context, openingPrivateKeys: Bool) throws -> [ResolvedConnection] {
+        try connection.jumpChain.map { jump in try context.unlockingIfNeeded(vault) { try vault.resolve(jump.label, openingPrivateKeys: openingPrivateKeys) } }
     }
 
     /// Runs ssh in the foreground. The terminal's signals reach it directly; SIGTERM and SIGHUP

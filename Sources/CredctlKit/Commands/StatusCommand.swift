@@ -34,7 +34,8 @@ struct StatusCommand: Command {
         let agentJSON = JSONValue.object([("state", .string(agentState)), ("pid", .optional(agent.map { Int($0.pid) })),
                                           ("seconds_left", .optional(agent?.secondsLeft)), ("last_sync", .optional(agent?.sync.last.map { Int($0) })),
                                           ("next_sync", .optional(agent?.sync.next.map { Int($0) })), ("sync_error", .optional(agent?.sync.error)),
-                                          ("sync_count", .optional(agent?.sync.count)), ("remote_watch", .optional(agent?.sync.watch))])
+                                          ("sync_count", .optional(agent?.sync.count)), ("remote_watch", .optional(agent?.sync.watch)),
+                                          ("ssh_auth_sock", .optional(agent.map { _ in context.agentPlace.sshSocket }))])
         if context.json {
             Output.json(.object([
                 ("path", .string(status.path)), ("vault_id", .string(status.vaultID)), ("device_id", .string(status.deviceID)),
@@ -104,6 +105,7 @@ struct StatusCommand: Command {
             agent.unlocked ? "unlocked (pid \(agent.pid); locks in \(Self.duration(agent.secondsLeft ?? 0)) at the latest, or with credctl lock)"
                 : "running, locked (pid \(agent.pid); credctl unlock)"
         } ?? "not running (credctl unlock starts one)"))
+        if agent != nil { lines.append("             ssh-agent: SSH_AUTH_SOCK=\(context.agentPlace.sshSocket)") }
         if let sync = agent?.sync, sync.last != nil || sync.next != nil {
             lines.append("             background sync: last \(sync.last.map { LocalTime.iso($0) } ?? "never")"
                          + (sync.next.map { ", next \(LocalTime.iso($0))" } ?? ", running now") + (sync.error.map { "; failed: \($0)" } ?? "")

@@ -1,0 +1,53 @@
+import ConfigTrack
+import CredentialVault
+import FoundationEssentials
+import SSHAgentService
+import SSHKeys
+
+/// The keys one of the agent's ssh-agent sockets serves (docs/agent.md, "The ssh-agent"): the
+/// vault's identities — all of them, or only those a `credctl ssh` named — while the vault is
+/// unlocked, and none while it is locked.
+struct AgentSSHKeys: SSHAgentKeys {
+    let unlock: SharedUnlock
+    /// Nil: every identity of the vault.
+    let allowed: Set<UUID>?
+    let confirmation: KeyUseConfirmation
+
+    func identities() -> [SSHAgentIdentity] {
+        unlock.with { unlock in
+            guard unlock.isUnlocked else { return [] }
+            return servedIdentities(unlock).compactMap { identity in
+                identity.publicKeyBlob.map { SSHAgentIdentity(keyBlob: $0, comment: identity.label) }
+            }
+        }
+    }
+
+    func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, forwarded: Bool) -> [UInt8]? {
+        // Asked first, holding neither the vault nor any key: a confirmation waits for a person.
+        guard let identity = unlock.with({ unlock in unlock.isUnlocked ? servedIdentities(unlock).first { $0.publicKeyBlob == keyBlob } : nil }),
+              confirmation.allows(label: identity.label, fingerprint: Identity.fingerprint(ofBlob: keyBlob), confirmRequired: identity.confirm, forwarded: forwarded)
+        else { return nil }
+        // Then opened and used under the vault's mutex, so no lock in between is outrun: a vault
+        // locked while the user was asked signs nothing.
+        return unlock.with { unlock -> [UInt8]? in
+            guard unlock.isUnlocked, let key = opened(identity, keyBlob, unlock), let signature = try? key.sign(data, flags: flags) else { return nil }
+            unlock.openedKeys[identity.id] = key
+            // Another host's signatures do not keep this machine's vault unlocked.
+            if !forwarded { unlock.used() }
+            return signature
+        }
+    }
+
+    /// The identity's key, opened before (an encrypted key's KDF is slow) or now.
+    private func opened(_ identity: Identity, _ keyBlob: [UInt8], _ unlock: AgentUnlock) -> SSHSigningKey? {
+        if let opened = unlock.openedKeys[identity.id], opened.publicBlob == keyBlob { return opened }
+        guard let body = try? unlock.vault.readSecret(identity.privateKeyRef) else { return nil }
+        let passphrase = identity.passphraseRef.flatMap { try? unlock.vault.readSecret($0) }
+        return try? SSHSigningKey(privateKey: body, passphrase: passphrase, publicBlob: keyBlob)
+    }
+
+    private func servedIdentities(_ unlock: AgentUnlock) -> [Identity] {
+        let all = (try? unlock.vault.identities()) ?? []
+        return all.filter { $0.agentCanSign && (allowed?.contains($0.id) ?? true) }
+    }
+}
