@@ -25,12 +25,22 @@ struct AgentSSHKeys: SSHAgentKeys {
     func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, forwarded: Bool) -> [UInt8]? {
         // Asked first, holding neither the vault nor any key: a confirmation waits for a person.
         guard let identity = unlock.with({ unlock in unlock.isUnlocked ? servedIdentities(unlock).first { $0.publicKeyBlob == keyBlob } : nil }),
-              confirmation.allows(label: identity.label, fingerprint: Identity.fingerprint(ofBlob: keyBlob), confirmRequired: identity.confirm, forwarded: forwarded)
+              confirmation.allows(label: identity.label, fingerprint: Identity.fingerprint(ofBlob: keyBlob), confirmRequired: identity.confirm, forwarded: forwarded),
+              let stored = unlock.with({ unlock in stored(identity, keyBlob, unlock) })
         else { return nil }
-        // Then opened and used under the vault's mutex, so no lock in between is outrun: a vault
-        // locked while the user was asked signs nothing.
+        // A key's KDF (up to seconds for a key file that asks for many rounds) runs without the
+        // vault's lock, so it never holds up the control socket or the lock deadlines.
+        let key: SSHSigningKey
+        switch stored {
+        case .opened(let opened): key = opened
+        case .sealed(let body, let passphrase):
+            guard let opened = try? SSHSigningKey(privateKey: body, passphrase: passphrase, publicBlob: keyBlob) else { return nil }
+            key = opened
+        }
+        // Signed under the vault's lock, and only while it is unlocked: a vault locked while the
+        // user was asked, or while the key was opened, signs nothing.
         return unlock.with { unlock -> [UInt8]? in
-            guard unlock.isUnlocked, let key = opened(identity, keyBlob, unlock), let signature = try? key.sign(data, flags: flags) else { return nil }
+            guard unlock.isUnlocked, let signature = try? key.sign(data, flags: flags) else { return nil }
             unlock.openedKeys[identity.id] = key
             // Another host's signatures do not keep this machine's vault unlocked.
             if !forwarded { unlock.used() }
@@ -38,12 +48,17 @@ struct AgentSSHKeys: SSHAgentKeys {
         }
     }
 
-    /// The identity's key, opened before (an encrypted key's KDF is slow) or now.
-    private func opened(_ identity: Identity, _ keyBlob: [UInt8], _ unlock: AgentUnlock) -> SSHSigningKey? {
-        if let opened = unlock.openedKeys[identity.id], opened.publicBlob == keyBlob { return opened }
+    private enum StoredKey {
+        case opened(SSHSigningKey)
+        case sealed(body: SecretBytes, passphrase: SecretBytes?)
+    }
+
+    /// The identity's key as opened before, or its file and passphrase to open it with.
+    private func stored(_ identity: Identity, _ keyBlob: [UInt8], _ unlock: AgentUnlock) -> StoredKey? {
+        guard unlock.isUnlocked else { return nil }
+        if let opened = unlock.openedKeys[identity.id], opened.publicBlob == keyBlob { return .opened(opened) }
         guard let body = try? unlock.vault.readSecret(identity.privateKeyRef) else { return nil }
-        let passphrase = identity.passphraseRef.flatMap { try? unlock.vault.readSecret($0) }
-        return try? SSHSigningKey(privateKey: body, passphrase: passphrase, publicBlob: keyBlob)
+        return .sealed(body: body, passphrase: identity.passphraseRef.flatMap { try? unlock.vault.readSecret($0) })
     }
 
     private func servedIdentities(_ unlock: AgentUnlock) -> [Identity] {
