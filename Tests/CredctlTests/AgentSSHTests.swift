@@ -162,7 +162,7 @@ final class AgentSSHTests: AgentTestCase {
     private func askpass(exiting status: Int) -> String {
         let path = directory + "/askpass-\(status)"
         let script = "#!/bin/sh\nprintf '%s\\n' \"$1\" >> \"\(directory)/asked\"\nexit \(status)\n"
-        FileManager.default.createFile(atPath: path, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
         return path
     }
 

@@ -17,7 +17,7 @@ final class KeyUseConfirmationTests: XCTestCase {
     private func askpass(exiting status: Int) -> String {
         let path = directory + "/askpass-\(status)"
         let script = "#!/bin/sh\nprintf '%s\\n' \"$1\" > \"\(directory)/prompt\"\necho \"$SSH_ASKPASS_PROMPT\" > \"\(directory)/mode\"\nexit \(status)\n"
-        FileManager.default.createFile(atPath: path, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
         return path
     }
 
