@@ -38,14 +38,17 @@ test: test-deps
 
 # Release-built benchmarks; print tables and write bench-results/credbench.json (resolve,
 # sealing), bench-results/syncbench.json (a device joining 10k and 100k records from a snapshot
-# and from history, on a directory and on SeaweedFS; one change) and
-# bench-results/migrationbench.json (the every-launch migration: first unlock, later unlocks).
+# and from history, on a directory and on SeaweedFS; one change),
+# bench-results/migrationbench.json (the every-launch migration: first unlock, later unlocks) and
+# bench-results/agentbench.json (credctl read through an unlocked agent, with a key file and with
+# a passphrase, whole process; the agent's memory at 1k, 10k and 100k hosts).
 # SeaweedFS comes from test-deps.
 bench: test-deps
 	swift build -c release
 	"$$(swift build -c release --show-bin-path)/credbench"
 	"$$(swift build -c release --show-bin-path)/credbench" sync
 	"$$(swift build -c release --show-bin-path)/credbench" migrate
+	"$$(swift build -c release --show-bin-path)/credbench" agent
 
 # Regenerates the shipped man page from the help texts (a test checks it is current).
 man: deps

@@ -23,11 +23,9 @@ struct BenchOptions {
 
     /// Parses `arguments` (without the program name). Returns nil when help was asked for.
     static func parse(_ arguments: [String]) throws -> BenchOptions? {
+        guard let pairs = try BenchArguments.pairs(arguments) else { return nil }
         var options = BenchOptions()
-        var remaining = arguments[...]
-        while let flag = remaining.popFirst() {
-            if flag == "--help" || flag == "-h" { return nil }
-            guard let value = remaining.popFirst() else { throw BenchError("\(flag) needs a value.") }
+        for (flag, value) in pairs {
             switch flag {
             case "--sizes":
                 let sizes = value.split(separator: ",").map { Int($0) }

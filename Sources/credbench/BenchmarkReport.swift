@@ -1,6 +1,3 @@
-import FoundationEssentials
-import Glibc
-
 /// The whole run, as written to the JSON results file.
 ///
 /// One self-describing document (machine, options, every number) so results from different
@@ -31,18 +28,5 @@ struct BenchmarkReport: Codable {
         targetP99Microseconds = Self.targetP99Microseconds
         let largest = results.max { $0.hosts < $1.hosts }
         targetMet = (largest?.steadyResolve.p99Microseconds ?? .infinity) <= Self.targetP99Microseconds
-    }
-
-    /// Writes pretty, key-sorted JSON to `path`, creating its directory (mode 0755) if needed.
-    func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = try encoder.encode(self)
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            try FileManager.default.createDirectory(atPath: String(path[..<slash]), withIntermediateDirectories: true)
-        }
-        guard FileManager.default.createFile(atPath: path, contents: data) else {
-            throw BenchError("Unable to write the results to \(path) (errno \(errno)).")
-        }
     }
 }

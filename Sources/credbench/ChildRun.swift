@@ -2,16 +2,21 @@ import Glibc
 
 /// Runs a command as a child process and reports its wall time and peak memory.
 ///
+/// Standard output goes to `output`: /dev/null unless given, since it may be a secret.
+///
 /// The peak is the child's own `VmHWM`, sampled every millisecond until it exits: `wait4`'s
 /// `ru_maxrss` cannot be used, because Linux carries the spawning process's resident high-water
 /// mark across `execve`, so a child of this (large) benchmark process would report the parent's
 /// memory as its own. Memory only shrinks while a process exits, so the last sample is its peak.
+/// Sampling notices the exit up to a millisecond late; a run timed to the millisecond and below
+/// passes `watchingMemory: false` and is reaped by a blocking wait instead (its peak reads 0).
 struct ChildRun {
     let seconds: Double
     let peakMiB: Double
     let status: Int32
 
-    static func run(_ arguments: [String], environment: [String]) throws -> ChildRun {
+    static func run(_ arguments: [String], environment: [String], output: String = "/dev/null",
+                    watchingMemory: Bool = true) throws -> ChildRun {
         var pid: pid_t = 0
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
@@ -19,7 +24,7 @@ struct ChildRun {
         let start = MonotonicClock.now()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         defer { posix_spawn_file_actions_destroy(&actions) }
         guard posix_spawn(&pid, arguments[0], &actions, nil, argv, envp) == 0 else {
             throw BenchError("Unable to start \(arguments[0]).")
@@ -27,8 +32,9 @@ struct ChildRun {
         var status: Int32 = 0
         var peakKiB = 0
         while true {
-            let reaped = waitpid(pid, &status, WNOHANG)
+            let reaped = waitpid(pid, &status, watchingMemory ? WNOHANG : 0)
             if reaped == pid || (reaped < 0 && errno != EINTR) { break }
+            guard watchingMemory else { continue }
             peakKiB = max(peakKiB, highWaterKiB(pid))
             usleep(1_000)
         }

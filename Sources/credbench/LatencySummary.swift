@@ -4,6 +4,7 @@
 /// latency that was actually observed (no interpolation that could hide a tail).
 struct LatencySummary: Codable {
     let samples: Int
+    let minMicroseconds: Double
     let p50Microseconds: Double
     let p90Microseconds: Double
     let p99Microseconds: Double
@@ -21,6 +22,7 @@ struct LatencySummary: Codable {
             return Double(sorted[index]) / 1_000
         }
         samples = sorted.count
+        minMicroseconds = Double(sorted.first ?? 0) / 1_000
         p50Microseconds = rank(0.50)
         p90Microseconds = rank(0.90)
         p99Microseconds = rank(0.99)

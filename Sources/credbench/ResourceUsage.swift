@@ -11,7 +11,7 @@ enum ResourceUsage {
     /// Peak resident set size of this program's address space (`VmHWM`), in MiB; falls back to
     /// `ru_maxrss` if `/proc` is unavailable.
     static func peakResidentMiB() -> Double {
-        statusField("VmHWM:") ?? maxResidentMiB()
+        statusMiB("VmHWM:") ?? maxResidentMiB()
     }
 
     /// `getrusage(RUSAGE_SELF).ru_maxrss` in MiB (Linux reports KiB); includes pre-exec peaks.
@@ -23,12 +23,13 @@ enum ResourceUsage {
 
     /// Current resident set size (`VmRSS`), in MiB; 0 if `/proc` is unavailable.
     static func currentResidentMiB() -> Double {
-        statusField("VmRSS:") ?? 0
+        statusMiB("VmRSS:") ?? 0
     }
 
-    /// A `kB` line of `/proc/self/status`, in MiB.
-    private static func statusField(_ name: String) -> Double? {
-        guard let text = MachineInfo.readFile("/proc/self/status"),
+    /// A `kB` line of `/proc/PROCESS/status` (this process unless another pid is named), in MiB;
+    /// nil once that process is gone.
+    static func statusMiB(_ name: String, process: String = "self") -> Double? {
+        guard let text = MachineInfo.readFile("/proc/\(process)/status"),
               let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
               let kibibytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap({ Double($0) })
         else { return nil }

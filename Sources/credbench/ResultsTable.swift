@@ -9,7 +9,7 @@ struct ResultsTable {
         var out = ["credbench — \(machine.date) — \(machine.cpuModel), \(machine.cores) cores, \(machine.architecture), Linux \(machine.kernel)",
                    "resolve (incl. releasing the returned password): \(report.iterations) random labels per size after \(report.warmupIterations) warm-up resolves; warm = again after resolving every host once; temp dir \(machine.temporaryDirectory)", "seal/open: best of \(SealBenchmark.rounds) rounds; x = SealedBox time / raw libsodium time",
                    ""]
-        out += render(["hosts", "build s", "inserts/s", "reopen ms", "db MiB", "p50 µs", "p90 µs", "p99 µs", "p99.9 µs", "max µs",
+        out += Self.render(["hosts", "build s", "inserts/s", "reopen ms", "db MiB", "p50 µs", "p90 µs", "p99 µs", "p99.9 µs", "max µs",
                        "ops/s", "warm p50", "warm p99", "miss p50", "miss p99", "peak MiB", "maxrss MiB"],
                       report.results.map { result in
                           [String(result.hosts), result.buildSeconds.fixed(1), result.insertsPerSecond.fixed(0),
@@ -22,7 +22,7 @@ struct ResultsTable {
                            result.peakResidentMiB.fixed(1), result.ruMaxRSSMiB.fixed(1)]
                       })
         out.append("")
-        out += render(["payload", "seal ops/s", "seal MB/s", "raw enc ops/s", "raw enc MB/s", "seal x",
+        out += Self.render(["payload", "seal ops/s", "seal MB/s", "raw enc ops/s", "raw enc MB/s", "seal x",
                        "open ops/s", "open MB/s", "raw dec ops/s", "raw dec MB/s", "open x"],
                       report.seal.map { row in
                           [Self.bytes(row.payloadBytes),
@@ -43,8 +43,8 @@ struct ResultsTable {
         count >= 1_024 ? "\(count / 1_024) KiB" : "\(count) B"
     }
 
-    /// Right-aligns every column to its widest cell.
-    private func render(_ header: [String], _ rows: [[String]]) -> [String] {
+    /// Right-aligns every column to its widest cell (the other subcommands' tables use it too).
+    static func render(_ header: [String], _ rows: [[String]]) -> [String] {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in

@@ -110,10 +110,7 @@ struct SyncBenchmark {
     /// The new remote's recovery key, in a 0600 file the joining device reads.
     static func writeRecoveryKey(_ outcome: BindOutcome, to path: String) throws {
         guard case .created(let key) = outcome else { throw BenchError("the first device did not create the remote") }
-        let text = try key.printable()
-        let fd = open(path, O_CREAT | O_WRONLY | O_EXCL, 0o600)
-        defer { close(fd) }
-        guard fd >= 0, text.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == text.count else { throw BenchError("cannot write \(path)") }
+        try key.printable().write(toNewPrivateFile: path)
     }
 }
 

@@ -14,10 +14,10 @@ final class TemporaryDirectory {
         return "/tmp"
     }
 
-    init(prefix: String) throws {
-        var template = Array("\(Self.base)/\(prefix).XXXXXX".utf8CString)
+    init(prefix: String, in base: String = TemporaryDirectory.base) throws {
+        var template = Array("\(base)/\(prefix).XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw BenchError("Unable to create a temporary directory in \(Self.base) (errno \(errno)).")
+            throw BenchError("Unable to create a temporary directory in \(base) (errno \(errno)).")
         }
         path = String(cString: made)
     }

@@ -3,16 +3,12 @@ import Glibc
 // credbench: populate vaults of several sizes through the public facade, measure resolve
 // latency on a reopened handle, compare SealedBox with bare libsodium, and record it all.
 do {
-    if CommandLine.arguments.dropFirst().first == "migrate" {
-        try MigrationBenchmark.main(Array(CommandLine.arguments.dropFirst(2)))
-        exit(0)
-    }
-    if CommandLine.arguments.dropFirst().first == "revoke" {
-        try RevocationBenchmark.main(Array(CommandLine.arguments.dropFirst(2)))
-        exit(0)
-    }
-    if CommandLine.arguments.dropFirst().first == "sync" {
-        try SyncBenchmarkRun.main(Array(CommandLine.arguments.dropFirst(2)))
+    // Subcommands, each parsing its own options; no subcommand: the resolve benchmark.
+    let subcommands: [String: ([String]) throws -> Void] = [
+        "agent": AgentBenchmarkRun.main, "migrate": MigrationBenchmark.main, "revoke": RevocationBenchmark.main, "sync": SyncBenchmarkRun.main,
+    ]
+    if let name = CommandLine.arguments.dropFirst().first, let subcommand = subcommands[name] {
+        try subcommand(Array(CommandLine.arguments.dropFirst(2)))
         exit(0)
     }
     guard let options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
@@ -31,7 +27,7 @@ do {
     let seal = try SealBenchmark().run()
     let report = BenchmarkReport(machine: machine, options: options, results: results, seal: seal)
     ResultsTable(report: report).lines().forEach(Console.print)
-    try report.write(to: options.outputPath)
+    try report.writeJSON(to: options.outputPath)
     Console.print("results written to \(options.outputPath)")
 } catch {
     Console.progress("credbench: error: \(error)")
