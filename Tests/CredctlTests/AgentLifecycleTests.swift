@@ -74,11 +74,7 @@ final class AgentLifecycleTests: AgentTestCase {
             [ "$pid" = "$activator" ] && echo "served by the activated process"
             kill $activator; wait $activator
             """
-        var environment = credctl.environment
-        environment["SOCKET"] = place.socket
-        environment["CREDCTL"] = CredctlRunner.binary
-        environment["PASSPHRASE"] = passphraseFile
-        let result = try runApart(["/bin/bash", "-c", script], environment: environment)
+        let result = try runActivation(script)
         XCTAssertEqual(result.output, "s3cret\nserved by the activated process\n", result.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: place.socket), "an activated agent leaves systemd's socket where it is")
     }
@@ -99,14 +95,20 @@ final class AgentLifecycleTests: AgentTestCase {
             [ "$pid" = "$activator" ] && echo "served by the activated process"
             kill $activator; wait $activator
             """
+        let result = try runActivation(script)
+        XCTAssertEqual(result.output, "The agent has no identities.\nlisted while locked: 1\ndeploy\nserved by the activated process\n", result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: place.sshSocket), "an activated agent leaves systemd's ssh socket where it is")
+    }
+
+    /// Runs a socket-activation script apart, with the sockets' paths, credctl and the passphrase
+    /// file in its environment.
+    private func runActivation(_ script: String) throws -> CredctlRunner.Result {
         var environment = credctl.environment
         environment["SOCKET"] = place.socket
         environment["SSH_SOCKET"] = place.sshSocket
         environment["CREDCTL"] = CredctlRunner.binary
         environment["PASSPHRASE"] = passphraseFile
-        let result = try runApart(["/bin/bash", "-c", script], environment: environment)
-        XCTAssertEqual(result.output, "The agent has no identities.\nlisted while locked: 1\ndeploy\nserved by the activated process\n", result.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: place.sshSocket), "an activated agent leaves systemd's ssh socket where it is")
+        return try runApart(["/bin/bash", "-c", script], environment: environment)
     }
 
     func testAnotherUserIsRefused() throws {

@@ -209,15 +209,9 @@ final class AgentSSHTests: AgentTestCase {
 
     func testWithoutAnAgentOneSocketOffersTheHopsKeysAndTheUsersAgentBehindIt() throws {
         // The user's own ssh-agent holds another key; a jump host authenticates with it.
-        let socket = runtime + "/user-agent.sock"
-        let agent = try FixtureProcesses.spawn(["/usr/bin/ssh-agent", "-D", "-a", socket])
-        defer {
-            kill(agent, SIGTERM)
-            var status: Int32 = 0
-            waitpid(agent, &status, 0)
-            FixtureProcesses.unregister(agent)
-        }
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        let agent = try UserSSHAgent(socket: runtime + "/user-agent.sock")
+        defer { agent.stop() }
+        let socket = agent.socket
         _ = try OpenSSHServer.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "own", "-f", directory + "/id_own"])
         _ = try OpenSSHServer.run("/usr/bin/env", ["SSH_AUTH_SOCK=\(socket)", "/usr/bin/ssh-add", "-q", directory + "/id_own"])
         assertStatus(try credctl.run("host", "add", "gate", "--hostname", "127.0.0.1", "--port", String(server.port), "--auth", "agent"), 0)

@@ -157,15 +157,9 @@ final class SSHIntegrationTests: CredctlTestCase {
     }
 
     func testWithAnAgentLifetimeTheKeyGoesToTheRunningAgent() throws {
-        let socket = directory + "/runtime/user-agent.sock"
-        let agent = try FixtureProcesses.spawn(["/usr/bin/ssh-agent", "-D", "-a", socket])
-        defer {
-            kill(agent, SIGTERM)
-            var status: Int32 = 0
-            waitpid(agent, &status, 0)
-            FixtureProcesses.unregister(agent)
-        }
-        for _ in 0..<200 where access(socket, F_OK) != 0 { usleep(10_000) }
+        let agent = try UserSSHAgent(socket: directory + "/runtime/user-agent.sock")
+        defer { agent.stop() }
+        let socket = agent.socket
         desktop.environment["SSH_AUTH_SOCK"] = socket
         let result = try ssh("rsa", "-o", "PasswordAuthentication=no", "echo", "via the running agent")
         assertStatus(result, 0)
