@@ -87,6 +87,7 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
         ("FuzzForwardSpecification", ["CredentialVault", "ConfigTrack"]),
         ("FuzzMembership", ["Membership", "Replication", "SecretTrack", "Sodium"]),
         ("FuzzAgentFrame", ["Agent", "Sodium"]),
+        ("FuzzSSHKeyOpen", ["SSHKeys", "KeyFormats", "Sodium"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["Sodium"], path: "Fuzz/FuzzSupport"))
     for harness in harnesses {
@@ -94,7 +95,7 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
         package.products.append(.executable(name: harness.name, targets: [harness.name]))
     }
     // Writes the seed corpora (Fuzz/corpus/) from real records, keys and files.
-    package.targets.append(.executableTarget(name: "FuzzSeeds", dependencies: ["CredentialVault", "ConfigTrack", "Replication", "Sodium", "Membership", "FuzzSupport"],
+    package.targets.append(.executableTarget(name: "FuzzSeeds", dependencies: ["CredentialVault", "ConfigTrack", "Replication", "Sodium", "Membership", "KeyFormats", "FuzzSupport"],
                                              path: "Fuzz/FuzzSeeds"))
     package.products.append(.executable(name: "FuzzSeeds", targets: ["FuzzSeeds"]))
 }
