@@ -91,6 +91,7 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
         ("FuzzMembership", ["Membership", "Replication", "SecretTrack", "Sodium"]),
         ("FuzzAgentFrame", ["Agent", "Sodium", "UnixSockets"]),
         ("FuzzSSHAgentMessage", ["SSHAgentService"]),
+        ("FuzzSSHKeyOpen", ["SSHKeys", "KeyFormats", "Sodium"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["Sodium"], path: "Fuzz/FuzzSupport"))
     for harness in harnesses {
@@ -98,7 +99,7 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
         package.products.append(.executable(name: harness.name, targets: [harness.name]))
     }
     // Writes the seed corpora (Fuzz/corpus/) from real records, keys and files.
-    package.targets.append(.executableTarget(name: "FuzzSeeds", dependencies: ["CredentialVault", "ConfigTrack", "Replication", "Sodium", "Membership", "FuzzSupport"],
+    package.targets.append(.executableTarget(name: "FuzzSeeds", dependencies: ["CredentialVault", "ConfigTrack", "Replication", "Sodium", "Membership", "KeyFormats", "FuzzSupport"],
                                              path: "Fuzz/FuzzSeeds"))
     package.products.append(.executable(name: "FuzzSeeds", targets: ["FuzzSeeds"]))
 }

@@ -1,15 +1,24 @@
 import Foundation
 import FuzzSupport
+import KeyFormats
 import Sodium
 
 /// Seeds for the key harnesses: keys made by ssh-keygen in every format import reads, as
-/// whole files, files with their `.pub`, and the binary inside the armour.
+/// whole files, files with their `.pub`, and the binary inside the armour; and for
+/// FuzzSSHKeyOpen, keys of every type and encryption with their passphrase and public blob.
 enum KeySeeds {
     /// ssh-keygen arguments: type, size, format (`-m`), passphrase.
     private static let kinds: [(type: String, bits: String?, format: String?, passphrase: String)] = [
         ("ed25519", nil, nil, ""), ("ed25519", nil, nil, "secret"), ("ecdsa", "256", nil, ""), ("ecdsa", "384", "PEM", ""),
         ("ecdsa", "521", "PKCS8", ""), ("rsa", "1024", nil, ""), ("rsa", "1024", "PEM", ""), ("rsa", "1024", "PEM", "secret"),
         ("rsa", "1024", "PKCS8", ""), ("rsa", "1024", "PKCS8", "secret"), ("dsa", nil, "PEM", ""),
+    ]
+    /// FuzzSSHKeyOpen's keys: type, size, format, passphrase, cipher. OpenSSH encryption uses one
+    /// bcrypt round, which the harness opens (it skips costlier files).
+    private static let signingKinds: [(type: String, bits: String?, format: String?, passphrase: String, cipher: String?)] = [
+        ("ed25519", nil, nil, "", nil), ("ed25519", nil, nil, "secret", nil), ("ed25519", nil, nil, "secret", "chacha20-poly1305@openssh.com"),
+        ("ecdsa", "256", nil, "secret", "aes256-gcm@openssh.com"), ("ecdsa", "384", "PEM", "", nil), ("rsa", "1024", nil, "", nil),
+        ("rsa", "1024", "PEM", "secret", nil), ("rsa", "1024", "PKCS8", "secret", nil), ("dsa", nil, nil, "secret", "aes128-cbc"),
     ]
     /// The labels in FuzzPrivateKey's order.
     private static let labels = ["OPENSSH PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY", "DSA PRIVATE KEY", "PRIVATE KEY", "ENCRYPTED PRIVATE KEY"]
@@ -34,6 +43,21 @@ enum KeySeeds {
             seeds.write("FuzzPrivateKey") { $0.byte(2); $0.byte(UInt8(labelIndex) | (encrypted ? 0x80 : 0)); $0.field(blob); $0.append(body) }
             seeds.write("FuzzPublicKeyLine") { $0.byte(0); $0.append(Array(publicLine.utf8)) }
             seeds.write("FuzzPublicKeyLine") { $0.byte(1); $0.text("fuzz@example"); $0.append(blob) }
+        }
+        for (index, kind) in signingKinds.enumerated() {
+            let path = "\(directory)/signing\(index)"
+            var arguments = ["-q", "-t", kind.type, "-N", kind.passphrase, "-C", "fuzz@example", "-f", path, "-a", "1"]
+            if let bits = kind.bits { arguments += ["-b", bits] }
+            if let format = kind.format { arguments += ["-m", format] }
+            if let cipher = kind.cipher { arguments += ["-Z", cipher] }
+            guard sshKeygen(arguments) else { continue }
+            let file = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            let fields = try String(contentsOfFile: path + ".pub", encoding: .utf8).split(separator: " ")
+            guard fields.count >= 2, let blob = Base64.decode(String(fields[1])) else { continue }
+            let passphrase = Array(kind.passphrase.utf8)
+            seeds.write("FuzzSSHKeyOpen") { $0.byte(0); $0.field(passphrase); $0.field(blob); $0.append(file) }
+            guard let (label, _, body) = unarmoured(file), let labelIndex = PEMArmor.privateKeyLabels.sorted().firstIndex(of: label) else { continue }
+            seeds.write("FuzzSSHKeyOpen") { $0.byte(1); $0.field(passphrase); $0.field([]); $0.byte(UInt8(labelIndex)); $0.append(body) }
         }
     }
 

@@ -21,7 +21,7 @@ static void load(void) {
     SYMBOL(EVP_CIPHER_CTX_new) SYMBOL(EVP_CIPHER_CTX_free) SYMBOL(EVP_DecryptInit_ex2) SYMBOL(EVP_CIPHER_CTX_set_padding)
     SYMBOL(EVP_CIPHER_CTX_ctrl) SYMBOL(EVP_DecryptUpdate) SYMBOL(EVP_DecryptFinal_ex)
     SYMBOL(BN_new) SYMBOL(BN_secure_new) SYMBOL(BN_bin2bn) SYMBOL(BN_bn2bin) SYMBOL(BN_num_bits) SYMBOL(BN_set_flags)
-    SYMBOL(BN_sub_word) SYMBOL(BN_div) SYMBOL(BN_mul) SYMBOL(BN_cmp) SYMBOL(BN_dup) SYMBOL(BN_free) SYMBOL(BN_clear_free)
+    SYMBOL(BN_sub_word) SYMBOL(BN_div) SYMBOL(BN_mul) SYMBOL(BN_cmp) SYMBOL(BN_mod_mul) SYMBOL(BN_is_one) SYMBOL(BN_dup) SYMBOL(BN_free) SYMBOL(BN_clear_free)
     SYMBOL(BN_CTX_secure_new) SYMBOL(BN_CTX_free)
     SYMBOL(OSSL_PARAM_BLD_new) SYMBOL(OSSL_PARAM_BLD_push_BN) SYMBOL(OSSL_PARAM_BLD_push_utf8_string)
     SYMBOL(OSSL_PARAM_BLD_push_octet_string) SYMBOL(OSSL_PARAM_BLD_to_param) SYMBOL(OSSL_PARAM_BLD_free) SYMBOL(OSSL_PARAM_free)

@@ -50,6 +50,8 @@ struct libcrypto {
     int (*BN_div)(BIGNUM *, BIGNUM *, const BIGNUM *, const BIGNUM *, BN_CTX *);
     int (*BN_mul)(BIGNUM *, const BIGNUM *, const BIGNUM *, BN_CTX *);
     int (*BN_cmp)(const BIGNUM *, const BIGNUM *);
+    int (*BN_mod_mul)(BIGNUM *, const BIGNUM *, const BIGNUM *, const BIGNUM *, BN_CTX *);
+    int (*BN_is_one)(const BIGNUM *);
     BIGNUM *(*BN_dup)(const BIGNUM *);
     void (*BN_free)(BIGNUM *);
     void (*BN_clear_free)(BIGNUM *);

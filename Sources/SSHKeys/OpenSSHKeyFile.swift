@@ -46,7 +46,7 @@ enum OpenSSHKeyFile {
             return .ed25519(try ed25519(publicKey: fields[0], secretKey: fields[1]))
         case "ssh-rsa":
             let integers = try fields.map(SSHInteger.positive)
-            try SSHInteger.checkRSAModulus(integers[0])
+            try SSHInteger.checkRSA(modulus: integers[0], exponent: integers[1])
             return .rsa(try checked(OpenSSLKey(rsa: integers)))
         case "ssh-dss":
             let integers = try fields.map(SSHInteger.positive)

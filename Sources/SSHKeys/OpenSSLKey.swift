@@ -1,17 +1,19 @@
 internal import CCrypto
+import Synchronization
 
 /// A private key held by OpenSSL (an `EVP_PKEY`), for RSA, ECDSA and DSA, and for whatever an
 /// OpenSSL PEM file holds.
 ///
 /// It owns the key: it is made by a throwing `init` and freed in `deinit`, where OpenSSL clears
 /// its private numbers (`BN_clear_free`). Numbers handed in are views of guarded memory, which
-/// OpenSSL copies; the pointer never leaves this type. Signing from several threads at once is
-/// safe: each signature has its own `EVP_MD_CTX`, and OpenSSL 3 allows one key to be used
-/// concurrently for operations that do not change it (openssl-threads(7)).
+/// OpenSSL copies; the pointer never leaves this type. Signatures are made one at a time under
+/// a lock, so an agent signing from several threads does not depend on how far OpenSSL's own
+/// thread safety reaches for a shared key (signing takes milliseconds; nothing waits long).
 final class OpenSSLKey {
     enum Kind { case rsa, ecdsa, dsa, ed25519, other }
 
     private let key: OpaquePointer
+    private let signing = Mutex(())
 
     /// From OpenSSH's RSA fields in their order: n, e, d, iqmp, p, q.
     convenience init(rsa fields: [UnsafeRawBufferPointer]) throws {
@@ -93,12 +95,14 @@ final class OpenSSLKey {
     /// DER for ECDSA and DSA. A digest OpenSSL refuses (a system policy may forbid SHA-1) is
     /// `.unavailable`.
     func sign(_ data: [UInt8], digest: String) throws -> [UInt8] {
-        var signature = [UInt8](repeating: 0, count: 4_096)
-        var length = 0
-        try LibCrypto.call({ SSHKeyError(.unavailable, "Unable to sign: OpenSSL refused (\($0)).") }) {
-            ccrypto_sign(key, digest, data, data.count, &signature, signature.count, &length, $0, $1)
+        try signing.withLock { _ in
+            var signature = [UInt8](repeating: 0, count: 4_096)
+            var length = 0
+            try LibCrypto.call({ SSHKeyError(.unavailable, "Unable to sign: OpenSSL refused (\($0)).") }) {
+                ccrypto_sign(key, digest, data, data.count, &signature, signature.count, &length, $0, $1)
+            }
+            return Array(signature.prefix(length))
         }
-        return Array(signature.prefix(length))
     }
 
     /// Calls `body` with `views` as a C array of `ccrypto_integer`.

@@ -14,9 +14,11 @@ enum PEMKeyFile {
         guard PEMArmor.privateKeyLabels.contains(armor.label) else {
             throw KeyFileDefect("its PEM block is not a kind of private key SSH can use")
         }
-        let encrypted = armor.isLegacyEncrypted || armor.label == "ENCRYPTED PRIVATE KEY"
+        if armor.label == "ENCRYPTED PRIVATE KEY" {
+            try armor.decoded.withUnsafeBytes { try PKCS8Encryption.checkCost($0) }
+        }
         var terminated: SecretBytes?
-        if encrypted {
+        if armor.isLegacyEncrypted || armor.label == "ENCRYPTED PRIVATE KEY" {
             guard let passphrase, passphrase.count > 0 else { throw SSHKeyError.passphraseNeeded }
             // OpenSSL takes a C string; a passphrase holding NUL cannot have encrypted the file.
             guard !passphrase.withUnsafeBytes({ $0.contains(0) }) else { throw SSHKeyError.wrongPassphrase }
@@ -35,10 +37,10 @@ enum PEMKeyFile {
         var blob = SSHWireWriter()
         switch key.kind {
         case .rsa:
-            let modulus = try key.integer("n")
-            try SSHInteger.checkRSAModulus(modulus)
+            let (modulus, exponent) = (try key.integer("n"), try key.integer("e"))
+            try SSHInteger.checkRSA(modulus: modulus, exponent: exponent)
             blob.string("ssh-rsa")
-            blob.mpint(try key.integer("e"))
+            blob.mpint(exponent)
             blob.mpint(modulus)
             try key.check()
             return ("ssh-rsa", blob.bytes, .rsa(key))

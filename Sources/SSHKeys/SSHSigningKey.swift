@@ -11,7 +11,7 @@ import Sodium
 /// in OpenSSL's own objects, which clear it when this key is freed.
 public final class SSHSigningKey: @unchecked Sendable {
     // `@unchecked Sendable`: every stored property is set once in `init`; signing only reads
-    // them (libsodium's signing is pure, OpenSSL's takes a fresh context per signature).
+    // them (libsodium's signing is pure; an OpenSSL key signs under its own lock).
 
     /// The SSH wire public key blob; the one the key was opened against.
     public let publicBlob: [UInt8]
@@ -23,6 +23,8 @@ public final class SSHSigningKey: @unchecked Sendable {
     /// ssh-agent's `SSH_AGENT_RSA_SHA2_256` and `SSH_AGENT_RSA_SHA2_512` sign flags.
     public static let rsaSHA256Flag = Signer.rsaSHA256Flag
     public static let rsaSHA512Flag = Signer.rsaSHA512Flag
+    /// Key files are a few KiB; the vault stores none over 1 MiB (`credctl identity add`).
+    public static let maximumFileCount = 1 << 20
 
     /// Opens the exact bytes of a private key file as `credctl identity add` stores them (see
     /// `PrivateKeyFile`), with the passphrase when the key is encrypted.
@@ -33,6 +35,9 @@ public final class SSHSigningKey: @unchecked Sendable {
     /// unknown types or ciphers, `.malformed` for anything that is not a consistent key, and
     /// `.unavailable` when libcrypto (Debian's libssl3) is needed and missing.
     public init(privateKey: SecretBytes, passphrase: SecretBytes?, publicBlob: [UInt8]) throws(SSHKeyError) {
+        guard privateKey.count <= Self.maximumFileCount else {
+            throw SSHKeyError.opening(.malformed, "it is larger than 1 MiB, so it is not a key file")
+        }
         do {
             let armor = try privateKey.withUnsafeBytes { bytes in
                 guard PEMArmor.looksLikePEM(bytes) else { throw KeyFileDefect("it is not a PEM or OpenSSH private key file") }

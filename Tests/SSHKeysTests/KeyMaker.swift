@@ -58,7 +58,12 @@ final class KeyMaker: @unchecked Sendable {
         let line = try String(contentsOfFile: publicKeyFile, encoding: .utf8)
         let fields = line.split(separator: " ")
         guard fields.count >= 2, let blob = Base64.decode(String(fields[1])) else { throw CocoaError(.fileReadCorruptFile) }
-        return Key(path: path, body: try SecretBytes(copying: Array(try Data(contentsOf: URL(fileURLWithPath: path)))), publicBlob: blob)
+        return try file(path, publicBlob: blob)
+    }
+
+    /// The file at `path`, recorded with `publicBlob`.
+    func file(_ path: String, publicBlob: [UInt8]) throws -> Key {
+        Key(path: path, body: try SecretBytes(copying: Array(try Data(contentsOf: URL(fileURLWithPath: path)))), publicBlob: publicBlob)
     }
 
     /// The generated, unencrypted key of `type` and `bits`; `.pub` beside it.

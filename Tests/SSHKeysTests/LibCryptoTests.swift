@@ -20,24 +20,27 @@ final class LibCryptoTests: XCTestCase {
 
     /// A missing libcrypto names the Debian package to install, with dlopen's reason.
     func testUnavailableNamesThePackage() {
-        XCTAssertThrowsError(try LibCrypto.call(LibCrypto.malformedKey) { buffer, length in
-            _ = "libcrypto.so.3 could not be loaded (no such file)".withCString { strncpy(buffer, $0, length - 1) }
-            return self.unavailable
-        }) { error in
-            XCTAssertEqual((error as? SSHKeyError)?.message,
-                           "Unable to open the SSH private key: it needs OpenSSL's libcrypto, which could not be loaded "
-                           + "(libcrypto.so.3 could not be loaded (no such file)); install the Debian package libssl3.")
-        }
+        XCTAssertEqual(error(unavailable, reason: "libcrypto.so.3 could not be loaded (no such file)")?.message,
+                       "Unable to open the SSH private key: it needs OpenSSL's libcrypto, which could not be loaded "
+                       + "(libcrypto.so.3 could not be loaded (no such file)); install the Debian package libssl3.")
     }
 
     /// A plain failure carries OpenSSL's reason in the caller's words.
     func testFailureCarriesOpenSSLReason() {
-        XCTAssertThrowsError(try LibCrypto.call(LibCrypto.malformedKey) { buffer, length in
-            _ = "EVP_PKEY_fromdata failed: invalid key".withCString { strncpy(buffer, $0, length - 1) }
-            return self.failed
-        }) { error in
-            XCTAssertEqual((error as? SSHKeyError)?.message,
-                           "Unable to open the SSH private key: OpenSSL does not accept it as a key (EVP_PKEY_fromdata failed: invalid key).")
+        XCTAssertEqual(error(failed, reason: "EVP_PKEY_fromdata failed: invalid key")?.message,
+                       "Unable to open the SSH private key: OpenSSL does not accept it as a key (EVP_PKEY_fromdata failed: invalid key).")
+    }
+
+    /// The error for a call that returns `status` with `reason` in its error buffer.
+    private func error(_ status: Int32, reason: String) -> SSHKeyError? {
+        do {
+            try LibCrypto.call(LibCrypto.malformedKey) { buffer, length in
+                _ = reason.withCString { strncpy(buffer, $0, length - 1) }
+                return status
+            }
+            return nil
+        } catch {
+            return error as? SSHKeyError
         }
     }
 }

@@ -48,14 +48,14 @@ final class SSHSigningKeyRejectionTests: XCTestCase {
     /// Security keys cannot sign without their token, whatever the rest of the file holds.
     func testSecurityKeysAreUnsupported() throws {
         let ed25519 = (0..<32).map { UInt8($0) }
-        let edPublic = Self.blob(["sk-ssh-ed25519@openssh.com", ed25519, "ssh:"])
+        let edPublic = KeyFileBytes.blob(["sk-ssh-ed25519@openssh.com", ed25519, "ssh:"])
         let point = [4] + [UInt8](repeating: 7, count: 64)
-        let ecdsaPublic = Self.blob(["sk-ecdsa-sha2-nistp256@openssh.com", "nistp256", point, "ssh:"])
+        let ecdsaPublic = KeyFileBytes.blob(["sk-ecdsa-sha2-nistp256@openssh.com", "nistp256", point, "ssh:"])
         for publicBlob in [edPublic, ecdsaPublic] {
             var section = SSHWireWriter()
             section.uint32(7)
             section.uint32(7)
-            let file = Self.armor(Self.envelope(publicBlob: publicBlob, section: section.bytes + publicBlob + [1] + Self.blob(["handle", "", "comment"])))
+            let file = KeyFileBytes.armor(KeyFileBytes.envelope(publicBlob: publicBlob, section: section.bytes + publicBlob + [1] + KeyFileBytes.blob(["handle", "", "comment"])))
             let error = try assertOpenFails(KeyMaker.Key(path: "", body: try SecretBytes(copying: file), publicBlob: publicBlob), passphrase: nil, .unsupported)
             XCTAssertTrue(error?.message.contains("hardware token") == true, error?.message ?? "")
         }
@@ -64,25 +64,10 @@ final class SSHSigningKeyRejectionTests: XCTestCase {
     /// A file asking for more bcrypt rounds than allowed is refused at once, not worked through.
     func testAbsurdRoundCountIsRefusedAtOnce() throws {
         let key = try keys.key("ed25519", passphrase: KeyMaker.passphrase)
-        let decoded = try Array(key.body.withUnsafeBytes { try PEMArmor(parsing: $0) }.decoded.withUnsafeBytes { Array($0) })
-        let rewritten = try decoded.withUnsafeBytes { bytes -> [UInt8] in
-            let envelope = try OpenSSHKeyEnvelope(parsing: bytes)
-            var options = SSHWireWriter()
-            options.string(envelope.salt)
-            options.uint32(1 << 20)
-            var out = Array("openssh-key-v1\0".utf8)
-            var fields = SSHWireWriter()
-            fields.string(envelope.cipher.name)
-            fields.string("bcrypt")
-            fields.string(options.bytes)
-            fields.uint32(1)
-            fields.string(envelope.publicBlob)
-            fields.string(envelope.privateSection)
-            out += fields.bytes + Array(envelope.tag)
-            return out
-        }
+        var decoded = try key.body.withUnsafeBytes { try PEMArmor(parsing: $0) }.decoded.withUnsafeBytes { Array($0) }
+        decoded.replaceSubrange(KeyFileBytes.roundsBytes(decoded), with: [0, 0x10, 0, 0])  // 2^20 rounds
         let started = ContinuousClock.now
-        let error = try assertOpenFails(KeyMaker.Key(path: key.path, body: try SecretBytes(copying: Self.armor(rewritten)), publicBlob: key.publicBlob),
+        let error = try assertOpenFails(KeyMaker.Key(path: key.path, body: try SecretBytes(copying: KeyFileBytes.armor(decoded)), publicBlob: key.publicBlob),
                                         passphrase: KeyMaker.passphrase, .unsupported)
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(1))
         XCTAssertEqual(error?.message, "Unable to open the SSH private key: its passphrase is stretched with more bcrypt rounds than the 4096 accepted.")
@@ -101,11 +86,15 @@ final class SSHSigningKeyRejectionTests: XCTestCase {
             let armor = try key.body.withUnsafeBytes { try PEMArmor(parsing: $0) }
             let decoded = armor.decoded.withUnsafeBytes { Array($0) }
             var variants = stride(from: 0, to: bytes.count, by: max(1, bytes.count / 40)).map { Array(bytes.prefix($0)) }
-            variants += stride(from: 0, to: decoded.count, by: max(1, decoded.count / 60)).map { Self.armor(Array(decoded.prefix($0)), label: armor.label) }
+            variants += stride(from: 0, to: decoded.count, by: max(1, decoded.count / 60)).map { KeyFileBytes.armor(Array(decoded.prefix($0)), label: armor.label) }
+            let rounds = KeyFileBytes.roundsBytes(decoded)
             for _ in 0..<60 {
                 var changed = decoded
-                changed[Int.random(in: 0..<changed.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
-                variants.append(Self.armor(changed, label: armor.label))
+                let index = Int.random(in: 0..<changed.count, using: &generator)
+                // A changed round count makes a valid file that only takes longer (up to half a minute) to try.
+                guard !rounds.contains(index) else { continue }
+                changed[index] ^= UInt8.random(in: 1...255, using: &generator)
+                variants.append(KeyFileBytes.armor(changed, label: armor.label))
             }
             for variant in variants {
                 // Unencrypted keys get a passphrase too, so damage that turns them "encrypted" reaches the KDF.
@@ -121,10 +110,11 @@ final class SSHSigningKeyRejectionTests: XCTestCase {
     }
 
     /// The private key of a well-formed file that does not belong to its public key is refused:
-    /// an Ed25519 seed that derives another public key, an RSA prime changed.
+    /// an Ed25519 seed that derives another public key; an RSA d, CRT coefficient or prime that
+    /// would sign wrongly (or make OpenSSL fail to sign); an ECDSA or DSA private number.
     func testPrivateHalfThatDoesNotBelongIsMalformed() throws {
-        for (key, field) in [(try keys.key("ed25519"), 1), (try keys.key("rsa", bits: 2048), 4), (try keys.key("ecdsa", bits: 256), 2),
-                             (try keys.key("dsa"), 4)] {
+        let rsa = try keys.key("rsa", bits: 2048)
+        for (key, field) in [(try keys.key("ed25519"), 1), (rsa, 2), (rsa, 3), (rsa, 4), (try keys.key("ecdsa", bits: 256), 2), (try keys.key("dsa"), 4)] {
             var decoded = try key.body.withUnsafeBytes { try PEMArmor(parsing: $0) }.decoded.withUnsafeBytes { Array($0) }
             let offset = try decoded.withUnsafeBytes { bytes -> Int in
                 let envelope = try OpenSSHKeyEnvelope(parsing: bytes)
@@ -132,7 +122,7 @@ final class SSHSigningKeyRejectionTests: XCTestCase {
                 return section.fields[field].baseAddress! - bytes.baseAddress! + 3
             }
             decoded[offset] ^= 0x10
-            let damaged = KeyMaker.Key(path: key.path, body: try SecretBytes(copying: Self.armor(decoded)), publicBlob: key.publicBlob)
+            let damaged = KeyMaker.Key(path: key.path, body: try SecretBytes(copying: KeyFileBytes.armor(decoded)), publicBlob: key.publicBlob)
             try assertOpenFails(damaged, passphrase: nil, .malformed)
         }
     }
@@ -173,36 +163,5 @@ final class SSHSigningKeyRejectionTests: XCTestCase {
             if let kind { XCTAssertEqual(error.kind, kind, error.message, file: file, line: line) }
             return error
         }
-    }
-
-    /// SSH wire strings of texts and byte arrays, concatenated.
-    static func blob(_ fields: [Any]) -> [UInt8] {
-        var writer = SSHWireWriter()
-        for field in fields {
-            if let text = field as? String { writer.string(text) } else if let bytes = field as? [UInt8] { writer.string(bytes) }
-        }
-        return writer.bytes
-    }
-
-    /// An unencrypted `openssh-key-v1` body holding `section`, padded to 8 bytes.
-    static func envelope(publicBlob: [UInt8], section: [UInt8]) -> [UInt8] {
-        var padded = section
-        var pad: UInt8 = 1
-        while padded.count % 8 != 0 { padded.append(pad); pad += 1 }
-        var fields = SSHWireWriter()
-        fields.string("none")
-        fields.string("none")
-        fields.string([UInt8]())
-        fields.uint32(1)
-        fields.string(publicBlob)
-        fields.string(padded)
-        return Array("openssh-key-v1\0".utf8) + fields.bytes
-    }
-
-    /// `bytes` as a PEM block labelled `label`, wrapped at 70 columns like ssh-keygen.
-    static func armor(_ bytes: [UInt8], label: String = "OPENSSH PRIVATE KEY") -> [UInt8] {
-        let encoded = Array(Base64.encode(bytes))
-        let lines = stride(from: 0, to: encoded.count, by: 70).map { String(encoded[$0..<min($0 + 70, encoded.count)]) }
-        return Array(("-----BEGIN \(label)-----\n" + lines.joined(separator: "\n") + "\n-----END \(label)-----\n").utf8)
     }
 }

@@ -65,8 +65,9 @@ int ccrypto_pem_key(const uint8_t *pem, size_t length, const char *passphrase, c
 /// The algorithm of `key`, one of the CCRYPTO_KIND_ values.
 int ccrypto_key_kind(const ccrypto_key *key);
 
-/// Checks that the private half of `key` belongs to its public half: n = p·q for RSA, OpenSSL's
-/// pairwise check for ECDSA (Q = d·G) and DSA (y = g^x mod p).
+/// Checks that the private half of `key` belongs to its public half: for RSA n = p·q,
+/// e·d ≡ 1 modulo p−1 and q−1, iqmp·q ≡ 1 modulo p; OpenSSL's pairwise check for ECDSA
+/// (Q = d·G) and DSA (y = g^x mod p).
 int ccrypto_key_check(ccrypto_key *key, char *error, size_t error_length);
 
 /// A public integer of `key` ("n", "e"; "p", "q", "g", "pub"), big-endian without leading zeros.
