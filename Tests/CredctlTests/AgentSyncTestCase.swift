@@ -42,7 +42,11 @@ class AgentSyncTestCase: TwoDeviceTestCase {
 
     /// The `agent` object of `device`'s `status --json`.
     func agentStatus(_ device: CredctlRunner) throws -> [String: Any] {
-        let status = try JSONSerialization.jsonObject(with: Data(try device.run("status", "--json").stdout)) as? [String: Any]
+        let result = try device.run("status", "--json")
+        guard result.status == 0, !result.stdout.isEmpty else {
+            throw HeadlessKeyring.FixtureFailure("status --json ended \(result.status)\(result.signaled ? " (signal)" : ""): \(result.stderr)")
+        }
+        let status = try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any]
         return status?["agent"] as? [String: Any] ?? [:]
     }
 
