@@ -50,6 +50,17 @@ bench: test-deps
 	"$$(swift build -c release --show-bin-path)/credbench" migrate
 	"$$(swift build -c release --show-bin-path)/credbench" agent
 
+# Whole-process reads of one stored password, timed by hyperfine (scripts/bench-cli.sh): credctl
+# read at 1k and 10k hosts and credctl --version, floor programs in C and Swift (bench/cli/), and
+# secret-tool lookup (gnome-keyring on a private bus), pass show and gopass show on stores of the
+# same size; prints a table with ratios and writes bench-results/cli.json.
+BENCH_CLI_PACKAGES := hyperfine gcc gnome-keyring libsecret-tools dbus-daemon dbus-bin pass gnupg gopass
+.PHONY: bench-cli
+bench-cli: deps
+	@./scripts/install-deps.sh $(BENCH_CLI_PACKAGES)
+	swift build -c release
+	./scripts/bench-cli.sh "$$(swift build -c release --show-bin-path)"
+
 # Regenerates the shipped man page from the help texts (a test checks it is current).
 man: deps
 	swift build --product credctl

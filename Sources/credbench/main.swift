@@ -6,6 +6,7 @@ do {
     // Subcommands, each parsing its own options; no subcommand: the resolve benchmark.
     let subcommands: [String: ([String]) throws -> Void] = [
         "agent": AgentBenchmarkRun.main, "migrate": MigrationBenchmark.main, "revoke": RevocationBenchmark.main, "sync": SyncBenchmarkRun.main,
+        "cli-vaults": CLIVaultsRun.main, "cli-report": CLIReportRun.main,
     ]
     if let name = CommandLine.arguments.dropFirst().first, let subcommand = subcommands[name] {
         try subcommand(Array(CommandLine.arguments.dropFirst(2)))
