@@ -1,0 +1,25 @@
+@testable import CredctlKit
+import CredentialVault
+import XCTest
+
+/// After each command the CLI checks for an unsent edit to tell the agent about; a command that
+/// let go of its vault has it opened again only when its files changed. So a command that only
+/// reads must leave them exactly as they were, or every read pays for a second open.
+final class OpenedVaultsTests: CredctlTestCase {
+    private func stamps() -> [FileStamp] {
+        let directory = VaultDirectory(path: vaultPath)
+        return [directory.configPath, directory.configPath + "-wal", directory.secretsPath, directory.secretsPath + "-wal"].map(FileStamp.init)
+    }
+
+    func testReadsLeaveTheVaultFilesAsTheyWereAndAnEditChangesThem() throws {
+        try initVault()
+        assertStatus(try credctl.run(["host", "add", "db", "--hostname", "db.example", "--password-stdin"], input: Array("pw".utf8)), 0)
+        let before = stamps()
+        assertStatus(try credctl.run("read", "cred://host/db/password"), 0)
+        assertStatus(try credctl.run("host", "list"), 0)
+        assertStatus(try credctl.run("resolve", "db"), 0)
+        XCTAssertEqual(stamps(), before, "a read wrote to the vault")
+        assertStatus(try credctl.run("host", "edit", "db", "--port", "2222"), 0)
+        XCTAssertNotEqual(stamps(), before, "an edit changes the files the check looks at")
+    }
+}
