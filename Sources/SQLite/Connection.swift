@@ -29,23 +29,9 @@ public final class Connection {
     /// The corresponding C function is `sqlite3_open_v2`.
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws {
         _ = Self.configured
-        // Create the file ourselves so it is never briefly wider than 0600; SQLite gives its
-        // -wal and -shm files the same mode as the database file.
-        let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        var readOnlyFileSystem = false
-        if fd >= 0 {
-            // An existing file made wider by someone else is narrowed back: it is ours.
-            var info = stat()
-            if fstat(fd, &info) == 0, info.st_mode & 0o077 != 0 { fchmod(fd, 0o600) }
-            close(fd)
-        } else {
-            let code = errno
-            guard [EROFS, EACCES, EPERM].contains(code), access(path, R_OK) == 0 else {
-                throw SQLiteError(code: .cannotOpen, resultCode: 0, operation: "create", message: "cannot create database file: \(SystemError.describe(code))")
-            }
-            readOnlyFileSystem = code == EROFS
-        }
-        isReadOnly = fd < 0
+        let access = try DatabaseFileAccess(path: path)
+        isReadOnly = !access.writable
+        let readOnlyFileSystem = access.onReadOnlyFileSystem
         var db: OpaquePointer?
         let status = isReadOnly
             // Nothing can change a database on a read-only mount, and its WAL index cannot be
