@@ -9,8 +9,23 @@ APT_PACKAGES := pkg-config libsodium-dev libsecret-1-dev libsqlite3-dev libcurl4
 # the agent: python3-dbus and python3-gi (a fake logind on a private system bus) and systemd
 # (systemd-socket-activate, socket activation without a running systemd).
 TEST_PACKAGES := zsh fish groff-base gnome-keyring dbus-daemon dbus-tests libsecret-tools openssh-server passwd python3-venv python3-dbus python3-gi systemd
+# make deb builds with dpkg-dev's tools (dpkg-shlibdeps, dpkg-gencontrol) and checks with lintian.
+DEB_PACKAGES := dpkg-dev lintian
+# Checking the installed package: man-db (`man credctl`), bash-completion (bash's loader finds
+# the completion), zsh and fish, and systemd (systemd-analyze verifies the user units).
+DEB_CHECK_PACKAGES := man-db bash-completion zsh fish systemd
 
-.PHONY: deps test-deps build demo test bench man fuzz fuzz-seeds clean
+PREFIX ?= /usr/local
+DESTDIR ?=
+# What install and deb ship: a release build with the Swift standard library linked statically,
+# so no Swift runtime library is looked up or loaded at start, and without SwiftPM's RUNPATH
+# $ORIGIN, so neither the linker at start nor dlopen later looks for libraries beside the
+# installed binary first. Its own build path: the flags change every compile, and sharing
+# .build/release would rebuild make bench's binaries from scratch each time the other ran.
+RELEASE_BUILD := .build/install
+RELEASE_BINARY := $(RELEASE_BUILD)/release/credctl
+
+.PHONY: deps test-deps build demo test bench man fuzz fuzz-seeds release install uninstall deb check-install check-deb clean
 
 # Installs the Debian packages that are missing (apt-get update first, only when needed).
 deps:
@@ -80,5 +95,36 @@ fuzz-seeds: deps
 	CREDVAULT_FUZZ=1 swift build --product FuzzSeeds
 	"$$(swift build --show-bin-path)/FuzzSeeds" Fuzz/corpus
 
+# The binary depends on the sources, so `sudo make install` after `make release` does not build
+# again (as root, perhaps with no swift on root's PATH). SwiftPM leaves an up-to-date binary
+# untouched; the touch records that it is current.
+release: $(RELEASE_BINARY)
+$(RELEASE_BINARY): Makefile Package.swift $(shell find Sources -type f) | deps
+	swift build -c release --product credctl --static-swift-stdlib --disable-local-rpath --build-path $(RELEASE_BUILD)
+	@touch $@
+
+# Installs credctl under $(DESTDIR)$(PREFIX) and lists what it installed in
+# $(PREFIX)/share/doc/credctl/installed-files; uninstall removes exactly that (scripts/install.sh).
+install: $(RELEASE_BINARY)
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" ./scripts/install.sh $(RELEASE_BINARY)
+
+uninstall:
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" ./scripts/uninstall.sh
+
+# The Debian package, in .build/deb/, checked with lintian (scripts/build-deb.sh).
+deb: $(RELEASE_BINARY)
+	@./scripts/install-deps.sh $(DEB_PACKAGES)
+	./scripts/build-deb.sh $(RELEASE_BINARY) .build/deb
+
+# CI: make install and make uninstall into temporary DESTDIRs, checked against the expected file
+# list; then the .deb installed with dpkg, used (man, completions, units) and purged.
+check-install: $(RELEASE_BINARY)
+	./scripts/check-install.sh
+
+check-deb: deb
+	@./scripts/install-deps.sh $(DEB_CHECK_PACKAGES)
+	./scripts/check-deb.sh .build/deb/credctl_*.deb
+
 clean:
 	swift package clean
+	rm -rf $(RELEASE_BUILD) .build/deb

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Checks make install and make uninstall in temporary DESTDIRs: the files installed (with their
+# modes) are exactly the expected list, the units run the installed binary, the manifest names
+# what was installed; a second install over the first replaces it; uninstall then leaves nothing
+# of credctl's, and keeps another package's file put in a directory credctl created; it refuses
+# a manifest that names a path outside PREFIX.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# One byte order for every sort and comparison, whatever the caller's locale.
+export LC_ALL=C
+fail() { echo "check-install: $*" >&2; exit 1; }
+
+expected="0755 usr/local/bin/credctl
+0644 usr/local/lib/systemd/user/credctl-agent-ssh.socket
+0644 usr/local/lib/systemd/user/credctl-agent.service
+0644 usr/local/lib/systemd/user/credctl-agent.socket
+0644 usr/local/share/bash-completion/completions/credctl
+0644 usr/local/share/doc/credctl/LICENSE
+0644 usr/local/share/doc/credctl/README.md
+0644 usr/local/share/doc/credctl/installed-files
+0644 usr/local/share/fish/vendor_completions.d/credctl.fish
+0644 usr/local/share/man/man1/credctl.1
+0644 usr/local/share/zsh/site-functions/_credctl"
+
+# The files under DIR, with their modes, one a line, sorted by path.
+files() { (cd "$1" && find . -type f -printf '%m %P\n' | sed 's/^\([0-7]\{3\}\) /0\1 /' | sort -k2); }
+# Everything left under DIR.
+leftovers() { (cd "$1" && find . -mindepth 1 -printf '%P\n' | sort); }
+install_into() { make --no-print-directory install DESTDIR="$1" > /dev/null; }
+uninstall_from() { make --no-print-directory uninstall DESTDIR="$1" > /dev/null; }
+
+# Into an empty DESTDIR: exactly the expected files; uninstall leaves DESTDIR empty.
+fresh="$work/fresh"
+install_into "$fresh"
+diff -u <(sort -k2 <<< "$expected") <(files "$fresh") || fail "make install did not install the expected files (- expected, + installed)"
+grep -qx 'ExecStart=/usr/local/bin/credctl agent' "$fresh/usr/local/lib/systemd/user/credctl-agent.service" \
+    || fail "credctl-agent.service does not run /usr/local/bin/credctl: $(grep ExecStart "$fresh/usr/local/lib/systemd/user/credctl-agent.service")"
+diff -u <(sed 's|^[0-7]* |/|' <<< "$expected" | sort) <(grep -v '/$' "$fresh/usr/local/share/doc/credctl/installed-files" | sort) \
+    || fail "the manifest does not list the installed files (- installed, + listed)"
+"$fresh/usr/local/bin/credctl" --version > /dev/null || fail "the installed credctl does not run"
+uninstall_from "$fresh"
+[ -z "$(leftovers "$fresh")" ] || fail "make uninstall left $(leftovers "$fresh" | paste -sd' ')"
+
+# Another package's completion put beside credctl's, in directories credctl created: a second
+# install replaces the first, and uninstall removes credctl's files but keeps the other file and
+# the directories that hold it.
+shared="$work/shared"
+install_into "$shared"
+echo "complete -F _other other" > "$shared/usr/local/share/bash-completion/completions/other"
+install_into "$shared"
+diff -u <(printf '%s\n0644 usr/local/share/bash-completion/completions/other\n' "$expected" | sort -k2) <(files "$shared") \
+    || fail "make install over an install did not leave the expected files (- expected, + installed)"
+uninstall_from "$shared"
+diff -u <(printf '%s\n' usr usr/local usr/local/share usr/local/share/bash-completion usr/local/share/bash-completion/completions \
+    usr/local/share/bash-completion/completions/other) <(leftovers "$shared") \
+    || fail "make uninstall did not leave exactly the other package's file and its directories (- expected, + left)"
+# A manifest naming a path outside PREFIX (edited, or damaged) makes uninstall refuse, removing
+# nothing: it runs as root.
+tampered="$work/tampered"
+install_into "$tampered"
+touch "$tampered/outside"
+echo /usr/local/../../outside >> "$tampered/usr/local/share/doc/credctl/installed-files"
+! uninstall_from "$tampered" 2> /dev/null || fail "make uninstall followed a manifest line outside PREFIX"
+[ -f "$tampered/outside" ] && [ -f "$tampered/usr/local/bin/credctl" ] || fail "make uninstall removed files before refusing a manifest line outside PREFIX"
+echo "check-install: make install and make uninstall installed and removed exactly the expected files"
