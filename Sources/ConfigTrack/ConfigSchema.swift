@@ -57,6 +57,7 @@ enum ConfigSchema {
         RemovalLog.migration,
         labelKeysMigration,
         identityConfirmationMigration,
+        Journal.clockIndexMigration,
     ])
 
     /// Identities may ask for confirmation on each use: `confirm` (0 or 1), a field group added

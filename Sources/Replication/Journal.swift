@@ -36,6 +36,12 @@ public enum Journal {
             """)
     }
 
+    /// `newestPending` runs before and after every command (the agent is told of new edits): by
+    /// index, not by a scan of every edit a device that has not synced yet keeps.
+    public static let clockIndexMigration = Migration("replication: the journal's newest edit by index") { db in
+        try db.execute("CREATE INDEX replication_journal_clock ON replication_journal (version_clock)")
+    }
+
     /// Records (or replaces) the pending upload intent for a record. Call inside a write.
     public static func record(_ db: Connection, _ entry: JournalEntry) throws {
         try db.run("""

@@ -43,5 +43,6 @@ enum SecretSchema {
         SecretStore.contextsMigration,
         RemovalLog.migration,
         SecretStore.epochKeysMigration,
+        Journal.clockIndexMigration,
     ])
 }

@@ -60,7 +60,8 @@ final class LabelKeyTests: ConfigTestCase {
         // once, had no stored stamps).
         try db.execute("ALTER TABLE identities DROP COLUMN confirm")
         try db.run("UPDATE identities SET fields = NULL")
-        try db.run("DELETE FROM schema_migrations WHERE name IN ('config: label keys', 'config: identity confirmation')")
+        try db.execute("DROP INDEX replication_journal_clock")
+        try db.run("DELETE FROM schema_migrations WHERE name IN ('config: label keys', 'config: identity confirmation', 'replication: the journal''s newest edit by index')")
         try db.run("UPDATE identities SET label = ?", [decomposed])
         try reopen()
         XCTAssertEqual(try store.host("WEB-1").label, "Web-1")

@@ -1,5 +1,6 @@
 @testable import CredctlKit
 import CredentialVault
+import SQLite
 import XCTest
 
 /// After each command the CLI checks for an unsent edit to tell the agent about; a command that
@@ -21,5 +22,17 @@ final class OpenedVaultsTests: CredctlTestCase {
         XCTAssertEqual(stamps(), before, "a read wrote to the vault")
         assertStatus(try credctl.run("host", "edit", "db", "--port", "2222"), 0)
         XCTAssertNotEqual(stamps(), before, "an edit changes the files the check looks at")
+    }
+
+    /// The check before and after each command finds the newest unsent edit by index in both
+    /// tracks (`Journal.clockIndexMigration`), however many edits wait.
+    func testBothTracksFindTheNewestUnsentEditByIndex() throws {
+        try initVault()
+        let directory = VaultDirectory(path: vaultPath)
+        for path in [directory.configPath, directory.secretsPath] {
+            let db = try Connection(path: path)
+            let plan = try db.query("EXPLAIN QUERY PLAN SELECT max(version_clock) FROM replication_journal") { $0.text(3) ?? "" }.joined()
+            XCTAssertTrue(plan.contains("INDEX replication_journal_clock"), "\(path): \(plan)")
+        }
     }
 }

@@ -65,6 +65,18 @@ final class JournalTests: ReplicationTestCase {
         XCTAssertEqual(try Journal.pendingCount(db), 0, "quarantine does not create upload intent")
     }
 
+    /// Asked before and after every command: the newest pending edit is found by the index the
+    /// tracks' schemas add (`Journal.clockIndexMigration`), not by reading every pending edit of
+    /// a device that has not synced in a while.
+    func testTheNewestPendingEditIsFoundByIndex() throws {
+        XCTAssertNil(try Journal.newestPending(db))
+        try db.execute("CREATE INDEX replication_journal_clock ON replication_journal (version_clock)")
+        for clock in [5, 900, 17] as [UInt64] { try Journal.record(db, entry("host.\(clock)", clock: clock)) }
+        XCTAssertEqual(try Journal.newestPending(db), 900)
+        let plan = try db.query("EXPLAIN QUERY PLAN SELECT max(version_clock) FROM replication_journal") { $0.text(3) ?? "" }.joined()
+        XCTAssertTrue(plan.contains("USING COVERING INDEX replication_journal_clock"), plan)
+    }
+
     func testEntryDefaultsToIncarnationZero() {
         XCTAssertEqual(JournalEntry(recordName: "n", kind: "k", version: RecordVersion(clock: 1, device: "d"), deleted: false).incarnation, 0)
     }
