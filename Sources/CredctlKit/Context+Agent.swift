@@ -1,5 +1,6 @@
 import Agent
 import CredentialVault
+import Glibc
 
 /// The agent of this command's vault (docs/agent.md), when one answers.
 extension Context {
@@ -16,7 +17,9 @@ extension Context {
     /// soon instead of at its next scheduled sync. Asked only then (a command that synced sent
     /// them), quickly, and never failing the command.
     func tellAgentOfEdits() {
-        guard opened.haveNewEdits else { return }
+        // Without an agent's socket there is no one to tell, and looking for edits can mean
+        // opening the vault again (a command that let go of it): `read` would pay a second open.
+        guard access(agentPlace.socket, F_OK) == 0, opened.haveNewEdits else { return }
         AgentClient.tellChanged(place: agentPlace)
     }
 

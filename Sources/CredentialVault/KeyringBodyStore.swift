@@ -51,6 +51,9 @@ struct KeyringBodyStore: ExternalBodyStore {
                 throw SecretError(.locked, message, hint: "Unlock the keyring in the desktop session that holds it.")
             case .noBus, .noProvider, .timedOut:
                 throw SecretError(.unavailable, message, hint: "Run this in the desktop session whose keyring holds them.")
+            case .noLibrary:
+                // The message names the package to install.
+                throw SecretError(.unavailable, message)
             case .failed:
                 throw SecretError(.storage, message)
             }

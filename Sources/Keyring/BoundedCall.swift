@@ -1,5 +1,6 @@
-import CLibsecret
+internal import CLibsecret
 import Dispatch
+import Glibc
 import Synchronization
 
 /// Runs one blocking libsecret call with a deadline. The call gets a `GCancellable`, cancelled
@@ -12,6 +13,8 @@ enum BoundedCall {
     }
 
     static func run<T: Sendable>(milliseconds: Int = defaultMilliseconds, _ body: @escaping @Sendable (Cancellable) throws(KeyringError) -> T) throws(KeyringError) -> T {
+        // Every keyring call comes through here, so this is where libsecret is loaded.
+        try Libsecret.load()
         let cancellable = Cancellable()
         let result = Mutex<Result<T, KeyringError>?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -41,5 +44,5 @@ final class Cancellable: @unchecked Sendable {
 
     var isCancelled: Bool { g_cancellable_is_cancelled(pointer) != 0 }
 
-    deinit { g_object_unref(pointer) }
+    deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
 }

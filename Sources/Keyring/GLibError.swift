@@ -1,4 +1,4 @@
-import CLibsecret
+internal import CLibsecret
 
 /// Turns a `GError` from libsecret into a `KeyringError` (and frees it).
 enum GLibError {
@@ -25,7 +25,7 @@ enum GLibError {
                 return KeyringError(.timedOut, "The desktop keyring did not answer (\(message)).")
             }
         }
-        if domain == clibsecret_error_quark(), code == Int32(SECRET_ERROR_IS_LOCKED.rawValue) {
+        if domain == secret_error_get_quark(), code == Int32(SECRET_ERROR_IS_LOCKED.rawValue) {
             return KeyringError(.locked, "The desktop keyring's default collection is locked.")
         }
         return KeyringError(.failed, "Unable to \(action) in the desktop keyring: \(message).")

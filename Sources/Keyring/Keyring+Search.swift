@@ -1,4 +1,4 @@
-import CLibsecret
+internal import CLibsecret
 import Sodium
 
 extension Keyring {
@@ -46,9 +46,8 @@ extension Keyring {
 
     /// Whether the item is a Secret Service item in a locked collection.
     private static func isLocked(_ item: OpaquePointer) -> Bool {
-        let instance = UnsafeMutableRawPointer(item).assumingMemoryBound(to: GTypeInstance.self)
-        guard g_type_check_instance_is_a(instance, secret_item_get_type()) != 0 else { return false }
-        return secret_item_get_locked(UnsafeMutableRawPointer(item).assumingMemoryBound(to: SecretItem.self)) != 0
+        guard g_type_check_instance_is_a(UnsafeMutableRawPointer(item), secret_item_get_type()) != 0 else { return false }
+        return secret_item_get_locked(item) != 0
     }
 
     private static func label(of item: OpaquePointer) -> String {

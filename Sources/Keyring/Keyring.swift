@@ -1,4 +1,4 @@
-import CLibsecret
+internal import CLibsecret
 import Sodium
 
 /// The desktop keyring (GNOME Keyring, KeePassXC, … — any Secret Service) through libsecret:
@@ -32,12 +32,12 @@ public struct Keyring: Sendable {
         guard let service = secret_service_get_sync(SECRET_SERVICE_NONE, cancellable.pointer, &error) else {
             throw GLibError.take(error, doing: "reach the Secret Service")
         }
-        defer { g_object_unref(service) }
+        defer { g_object_unref(UnsafeMutableRawPointer(service)) }
         guard let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE, cancellable.pointer, &error) else {
             if error != nil { throw GLibError.take(error, doing: "find the default collection") }
             throw KeyringError(.noProvider, "No desktop keyring: the Secret Service has no default collection.")
         }
-        defer { g_object_unref(collection) }
+        defer { g_object_unref(UnsafeMutableRawPointer(collection)) }
         return secret_collection_get_locked(collection) != 0
     }
 
@@ -119,7 +119,7 @@ public struct Keyring: Sendable {
     }
 
     /// The schema: every attribute a string (`SECRET_SCHEMA_ATTRIBUTE_STRING` is 0, a NULL value).
-    static func definition(_ name: String, _ attributes: [String]) -> UnsafeMutablePointer<SecretSchema> {
+    static func definition(_ name: String, _ attributes: [String]) -> OpaquePointer {
         let table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)!
         defer { g_hash_table_unref(table) }
         for attribute in attributes { g_hash_table_insert(table, g_strdup(attribute), nil) }

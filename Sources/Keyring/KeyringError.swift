@@ -10,6 +10,8 @@ public struct KeyringError: Error, Sendable, Equatable, CustomStringConvertible 
         case locked
         /// The keyring did not answer in time (bus activation that never completes).
         case timedOut
+        /// libsecret, through which the keyring is reached, could not be loaded (not installed).
+        case noLibrary
         /// Anything else the keyring reported.
         case failed
     }

@@ -36,6 +36,16 @@ final class HeadlessKeyring {
         return keyring
     }
 
+    /// An environment in which credctl cannot load libsecret, as on a machine without it: a file
+    /// dlopen rejects, made in `directory`, comes first on LD_LIBRARY_PATH (a missing library
+    /// and a broken one fail the same dlopen). Returns the environment and that file's path.
+    static func withoutLibsecret(in directory: String) throws -> (environment: [String: String], library: String) {
+        let broken = directory + "/no-libsecret"
+        try FileManager.default.createDirectory(atPath: broken, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: broken + "/libsecret-1.so.0", contents: Data()) else { throw FixtureFailure("cannot write \(broken)") }
+        return (["LD_LIBRARY_PATH": broken], broken + "/libsecret-1.so.0")
+    }
+
     /// What answers to the Secret Service name on the bus.
     enum Provider {
         /// Nothing: the name has no owner.

@@ -113,8 +113,9 @@ final class KeyringBackendTests: CredctlTestCase {
         assertStatus(try desktop.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("pw".utf8)), 0)
         let noProvider = try HeadlessKeyring(provider: .none)
         let silent = try HeadlessKeyring(provider: .silent)
+        let withoutLibsecret = try HeadlessKeyring.withoutLibsecret(in: directory).environment
         for (environment, reason) in [([String: String](), "no session bus"), (noProvider.environment, "nothing provides the Secret Service"),
-                                      (silent.environment, "did not answer")] {
+                                      (silent.environment, "did not answer"), (withoutLibsecret, "install the Debian package libsecret-1-0.")] {
             var elsewhere = credctl!
             elsewhere.environment.merge(environment) { $1 }
             elsewhere.environment["CREDCTL_KEYRING_TIMEOUT_MS"] = "1000"
@@ -122,6 +123,8 @@ final class KeyringBackendTests: CredctlTestCase {
             let read = try elsewhere.run("read", "cred://host/web/password")
             assertStatus(read, 69)
             XCTAssertTrue(read.stderr.contains("keeps its secrets in the desktop keyring") && read.stderr.contains(reason), read.stderr)
+            // The message says what to install; no hint sends the user to a desktop session.
+            if environment == withoutLibsecret { XCTAssertTrue(read.stderr.hasSuffix(reason + "\n"), read.stderr) }
             XCTAssertEqual(read.stdout, [])
             XCTAssertLessThan(Date().timeIntervalSince(start), 6, "bounded")
             // Config never needs the keyring.

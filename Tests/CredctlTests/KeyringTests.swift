@@ -77,4 +77,25 @@ final class KeyringTests: CredctlTestCase {
             try? FileManager.default.removeItem(atPath: keyFile)
         }
     }
+
+    /// Without libsecret, keyring commands name the package to install, and the rest of credctl
+    /// works: it loads libsecret only for the keyring.
+    func testWithoutLibsecretKeyringCommandsNameItsPackageAndTheOthersWork() throws {
+        let (environment, library) = try HeadlessKeyring.withoutLibsecret(in: directory)
+        let status = try keyringStatus(environment)
+        XCTAssertEqual(status.state, "unavailable")
+        XCTAssertTrue(status.reason.hasPrefix("No desktop keyring: libsecret could not be loaded (\(library): "), status.reason)
+        XCTAssertTrue(status.reason.hasSuffix("); install the Debian package libsecret-1-0."), status.reason)
+
+        var runner = credctl!
+        runner.environment.merge(environment) { $1 }
+        assertStatus(try runner.run(["host", "add", "web", "--hostname", "web.example", "--password-stdin"], input: Array("pw".utf8)), 0)
+        XCTAssertEqual(try runner.run("read", "cred://host/web/password").output, "pw")
+        let search = try runner.run("import", "keyring", "--dry-run")
+        assertStatus(search, 69)
+        XCTAssertTrue(search.stderr.hasPrefix("credctl: error: The desktop keyring cannot be searched: \(status.reason)\n"), search.stderr)
+        let method = try runner.run("unlock-method", "set", "keyring")
+        assertStatus(method, 77)
+        XCTAssertTrue(method.stderr.hasPrefix("credctl: error: The desktop keyring cannot be used: \(status.reason)\n"), method.stderr)
+    }
 }
