@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Launch", dependencies: ["Sodium", "CPosix", "SSHConfig", "SystemErrors", "UnixSockets"]),
         .target(name: "SSHConfig"),
         // OpenSSH's agent protocol, served by the agent and by credctl ssh itself.
-        .target(name: "SSHAgentService", dependencies: ["Launch", "UnixSockets", "CPosix"]),
+        .target(name: "SSHAgentService", dependencies: ["Launch", "UnixSockets", "CPosix", "KeyFormats"]),
         .target(name: "S3", dependencies: ["Sodium", "Replication", "CCurl"]),
         .target(name: "CLogind", linkerSettings: [.linkedLibrary("dl")]),
         // libcrypto (OpenSSL 3) through dlopen, on first use, for RSA, ECDSA, DSA and PEM keys and
@@ -61,6 +61,7 @@ let package = Package(
         .testTarget(name: "LaunchTests", dependencies: ["Launch", "Sodium"]),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
         .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats"]),
+        .testTarget(name: "SSHAgentServiceTests", dependencies: ["SSHAgentService", "UnixSockets", "KeyFormats"]),
         .testTarget(name: "SSHKeysTests", dependencies: ["SSHKeys", "KeyFormats", "Sodium"]),
         // Fixtures more than one test target starts (a real S3 server); never shipped.
         .target(name: "TestSupport", dependencies: ["S3", "Sodium"], path: "Tests/TestSupport"),
@@ -91,7 +92,7 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
         ("FuzzForwardSpecification", ["CredentialVault", "ConfigTrack"]),
         ("FuzzMembership", ["Membership", "Replication", "SecretTrack", "Sodium"]),
         ("FuzzAgentFrame", ["Agent", "Sodium", "UnixSockets"]),
-        ("FuzzSSHAgentMessage", ["SSHAgentService"]),
+        ("FuzzSSHAgentMessage", ["SSHAgentService", "KeyFormats"]),
         ("FuzzSSHKeyOpen", ["SSHKeys", "KeyFormats", "Sodium"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["Sodium"], path: "Fuzz/FuzzSupport"))

@@ -1,3 +1,4 @@
+import KeyFormats
 import UnixSockets
 
 /// Reads and writes ssh-agent messages: a 4-byte big-endian length and that many bytes.
@@ -19,6 +20,8 @@ enum SSHAgentMessageIO {
     }
 
     static func write(_ fd: Int32, _ message: [UInt8]) -> Bool {
-        SocketStream.send(fd, SSHWire.uint32(UInt32(message.count)) + message)
+        var writer = SSHWireWriter()
+        writer.string(message)
+        return SocketStream.send(fd, writer.bytes)
     }
 }

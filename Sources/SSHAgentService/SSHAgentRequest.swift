@@ -1,3 +1,5 @@
+import KeyFormats
+
 /// A message a client sends an ssh-agent (OpenSSH's `PROTOCOL.agent`), as far as credctl's
 /// agents answer it: listing identities and signing. Every other message is `other`, answered
 /// with a failure.
@@ -19,31 +21,44 @@ public enum SSHAgentRequest: Equatable, Sendable {
     /// listing or signing request that breaks the format (answered with a failure too).
     public init?(message: [UInt8]) {
         guard let type = message.first else { return nil }
-        var reader = SSHWire.Reader(message[1...])
+        guard let request = message.withUnsafeBytes({ try? Self.parse(type, UnsafeRawBufferPointer(rebasing: $0.dropFirst())) }) else { return nil }
+        self = request
+    }
+
+    private static func parse(_ type: UInt8, _ body: UnsafeRawBufferPointer) throws -> SSHAgentRequest? {
+        var reader = SSHWireReader(body)
         switch type {
-        case Self.requestIdentitiesType:
-            guard reader.isAtEnd else { return nil }
-            self = .requestIdentities
-        case Self.signType:
-            guard let blob = reader.string(), let data = reader.string(), let flags = reader.uint32(), reader.isAtEnd else { return nil }
-            self = .sign(keyBlob: blob, data: data, flags: flags)
-        case Self.extensionType:
-            guard reader.string() == Self.sessionBind else { self = .other(type: type); return }
-            guard reader.string() != nil, reader.string() != nil, reader.string() != nil, let forwarding = reader.byte(), reader.isAtEnd else { return nil }
-            self = .sessionBind(forwarding: forwarding != 0)
+        case requestIdentitiesType:
+            return reader.isAtEnd ? .requestIdentities : nil
+        case signType:
+            let blob = try reader.readPublicBytes(), data = try reader.readPublicBytes(), flags = try reader.readUInt32()
+            return reader.isAtEnd ? .sign(keyBlob: blob, data: data, flags: flags) : nil
+        case extensionType:
+            guard (try? reader.readPublicBytes()) == sessionBind else { return .other(type: type) }
+            for _ in 0..<3 { _ = try reader.readString() }  // host key, session id, signature
+            let forwarding = try reader.readUInt8()
+            return reader.isAtEnd ? .sessionBind(forwarding: forwarding != 0) : nil
         default:
-            self = .other(type: type)
+            return .other(type: type)
         }
     }
 
     /// The message's bytes (a client's side; the tests speak it).
     public var message: [UInt8] {
+        var writer = SSHWireWriter()
         switch self {
-        case .requestIdentities: [Self.requestIdentitiesType]
-        case .sign(let blob, let data, let flags): [Self.signType] + SSHWire.string(blob) + SSHWire.string(data) + SSHWire.uint32(flags)
+        case .requestIdentities:
+            return [Self.requestIdentitiesType]
+        case .sign(let blob, let data, let flags):
+            writer.string(blob)
+            writer.string(data)
+            writer.uint32(flags)
+            return [Self.signType] + writer.bytes
         case .sessionBind(let forwarding):
-            [Self.extensionType] + SSHWire.string(Self.sessionBind) + SSHWire.string([]) + SSHWire.string([]) + SSHWire.string([]) + [forwarding ? 1 : 0]
-        case .other(let type): [type]
+            for field in [Self.sessionBind, [], [], []] { writer.string(field) }
+            return [Self.extensionType] + writer.bytes + [forwarding ? 1 : 0]
+        case .other(let type):
+            return [type]
         }
     }
 }

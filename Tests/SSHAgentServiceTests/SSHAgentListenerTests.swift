@@ -1,4 +1,5 @@
 import Foundation
+import KeyFormats
 import SSHAgentService
 import UnixSockets
 import XCTest
@@ -54,10 +55,17 @@ final class SSHAgentListenerTests: XCTestCase {
         return (line.split(separator: " ").prefix(2).joined(separator: " "), Array(try XCTUnwrap(Data(base64Encoded: base64))))
     }
 
+    /// An SSH `string`: a big-endian length, then the bytes.
+    private static func string(_ bytes: [UInt8]) -> [UInt8] {
+        var writer = SSHWireWriter()
+        writer.string(bytes)
+        return writer.bytes
+    }
+
     private func connect(_ path: String) throws -> Int32 { try XCTUnwrap(UnixSocket.connect(to: path, timeoutSeconds: 2)) }
 
     private func exchange(_ fd: Int32, _ message: [UInt8]) -> SSHAgentReply? {
-        guard SocketStream.send(fd, SSHWire.uint32(UInt32(message.count)) + message) else { return nil }
+        guard SocketStream.send(fd, Self.string(message)) else { return nil }
         var head = [UInt8](repeating: 0, count: 4)
         let deadline = Deadline(seconds: 2)
         guard head.withUnsafeMutableBytes({ SocketStream.receive(fd, $0, deadline) }) else { return nil }
@@ -88,8 +96,8 @@ final class SSHAgentListenerTests: XCTestCase {
         let fd = try connect(directory + "/agent.sock")
         defer { close(fd) }
         // Lock, add, remove-all, another extension, a session-bind cut short, a sign request cut short.
-        for message: [UInt8] in [[22] + SSHWire.string([]), [17], [19], [27] + SSHWire.string(Array("query".utf8)),
-                                 [27] + SSHWire.string(Array("session-bind@openssh.com".utf8)), [13, 0, 0]] {
+        for message: [UInt8] in [[22] + Self.string([]), [17], [19], [27] + Self.string(Array("query".utf8)),
+                                 [27] + Self.string(Array("session-bind@openssh.com".utf8)), [13, 0, 0]] {
             XCTAssertEqual(exchange(fd, message), .failure)
         }
         XCTAssertEqual(exchange(fd, SSHAgentRequest.sign(keyBlob: [1], data: [2], flags: 0).message), .failure)
@@ -103,7 +111,7 @@ final class SSHAgentListenerTests: XCTestCase {
         // A length past the limit: no answer, the connection is closed.
         let huge = try connect(directory + "/agent.sock")
         defer { close(huge) }
-        XCTAssertTrue(SocketStream.send(huge, SSHWire.uint32(1 << 20)))
+        XCTAssertTrue(SocketStream.send(huge, [0, 0x10, 0, 0]), "a length of 1 MiB")
         var byte: UInt8 = 0
         XCTAssertEqual(recv(huge, &byte, 1, 0), 0, "closed without an answer")
     }
