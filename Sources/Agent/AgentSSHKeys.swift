@@ -24,7 +24,7 @@ struct AgentSSHKeys: SSHAgentKeys {
 
     func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, forwarded: Bool) -> [UInt8]? {
         // Asked first, holding neither the vault nor any key: a confirmation waits for a person.
-        guard let identity = unlock.with({ unlock in unlock.isUnlocked ? servedIdentities(unlock).first { $0.publicKeyBlob == keyBlob } : nil }),
+        guard let identity = unlock.with({ unlock in unlock.isUnlocked ? (try? unlock.vault.identity(publicKeyBlob: keyBlob)).flatMap(served) : nil }),
               confirmation.allows(label: identity.label, fingerprint: Identity.fingerprint(ofBlob: keyBlob), confirmRequired: identity.confirm, forwarded: forwarded),
               let stored = unlock.with({ unlock in stored(identity, keyBlob, unlock) })
         else { return nil }
@@ -62,7 +62,12 @@ struct AgentSSHKeys: SSHAgentKeys {
     }
 
     private func servedIdentities(_ unlock: AgentUnlock) -> [Identity] {
-        let all = (try? unlock.vault.identities()) ?? []
-        return all.filter { $0.agentCanSign && (allowed?.contains($0.id) ?? true) }
+        ((try? unlock.vault.identities()) ?? []).compactMap(served)
+    }
+
+    /// The identity, when this socket serves it: one an agent can sign with, and one it was
+    /// made for.
+    private func served(_ identity: Identity) -> Identity? {
+        identity.agentCanSign && (allowed?.contains(identity.id) ?? true) ? identity : nil
     }
 }

@@ -53,7 +53,7 @@ extension Vault {
     /// The identity whose public key is `blob` (an SSH public key blob, as an agent's client
     /// names the key it wants used), or nil. An agent reads `confirm` from it before signing.
     public func identity(publicKeyBlob blob: [UInt8]) throws(VaultError) -> Identity? {
-        try VaultError.wrapping { try config.identities().first { (try? PublicKeyLine(parsing: $0.publicKey))?.blob == blob } }
+        try VaultError.wrapping { try config.identities().first { $0.publicKeyBlob == blob } }
     }
 
     /// Removes an identity (refused while hosts use it), then its key and passphrase bodies.

@@ -1,5 +1,6 @@
 /// Keys from several places behind one socket: listed in order (a key listed twice, once),
-/// signed by the first place that signs.
+/// signed by the first place that signs (a place without the key refuses at once, so nothing is
+/// listed again to find it).
 public struct CombinedAgentKeys: SSHAgentKeys {
     public let sources: [any SSHAgentKeys]
 
@@ -11,7 +12,7 @@ public struct CombinedAgentKeys: SSHAgentKeys {
     }
 
     public func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, forwarded: Bool) -> [UInt8]? {
-        for source in sources where source.identities().contains(where: { $0.keyBlob == keyBlob }) {
+        for source in sources {
             if let signature = source.sign(keyBlob: keyBlob, data: data, flags: flags, forwarded: forwarded) { return signature }
         }
         return nil
