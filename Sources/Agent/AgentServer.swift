@@ -79,7 +79,7 @@ public final class AgentServer: Sendable {
         }
         if let problem = sshSockets.start() { Self.say("no ssh-agent socket (\(problem))") }
         while !stopping.load(ordering: .relaxed) {
-            guard let connection = UnixSocket.accept(listener, until: { stopping.load(ordering: .relaxed) }) else { break }
+            guard let connection = UnixSocket.accept(listener, passed: !ownsSocket, until: { stopping.load(ordering: .relaxed) }) else { break }
             // A connection that asked for an ssh-agent socket now belongs to it (its end ends the socket).
             let handedOver = unlock.with { serve(connection, $0) }
             if !handedOver { close(connection) }

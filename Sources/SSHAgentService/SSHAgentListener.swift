@@ -67,7 +67,7 @@ public final class SSHAgentListener: Sendable {
     private func acceptLoop() {
         defer { acceptLoopEnded.signal() }
         while !stopping.load(ordering: .relaxed) {
-            guard let fd = UnixSocket.accept(listener, until: { stopping.load(ordering: .relaxed) }) else { return }
+            guard let fd = UnixSocket.accept(listener, passed: path == nil, until: { stopping.load(ordering: .relaxed) }) else { return }
             guard UnixSocket.peerIsThisUser(fd), admit(fd) else {
                 close(fd)
                 continue

@@ -64,12 +64,13 @@ public enum UnixSocket {
         return address
     }
 
-    /// The next connection on `listener`, or nil once `stopping` says so (checked every half
-    /// second) or the socket fails. Waking the loop never needs `shutdown`, which would also
-    /// close a socket systemd passed, and keeps, for the next start.
-    public static func accept(_ listener: Int32, until stopping: () -> Bool) -> Int32? {
+    /// The next connection on `listener`, or nil once `stopping` says so or the socket fails.
+    /// A socket of the caller's own is woken by `shutdown` when it stops, so it waits without
+    /// end; one systemd passed (`passed`) must never be shut down — that would close it for
+    /// systemd too — so it is looked at every half second instead.
+    public static func accept(_ listener: Int32, passed: Bool, until stopping: () -> Bool) -> Int32? {
         while !stopping() {
-            guard SocketStream.waitReadable(listener, milliseconds: 500) else { continue }
+            guard SocketStream.waitReadable(listener, milliseconds: passed ? 500 : -1) else { continue }
             guard !stopping() else { return nil }
             let connection = cposix_accept_cloexec(listener)
             if connection >= 0 { return connection }
