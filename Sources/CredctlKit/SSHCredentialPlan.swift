@@ -14,6 +14,13 @@ struct SSHCredentialPlan {
         /// credctl agent signs with the key it keeps.
         let body: SecretBytes?
         let passphrase: SecretBytes?
+
+        /// The key file's bytes and stored passphrase: those opened with the plan, else read now
+        /// (through the agent, which hands out a body it names, when one is the vault's source).
+        func material(from vault: Vault) throws -> (body: SecretBytes, passphrase: SecretBytes?) {
+            if let body { return (body, passphrase) }
+            return (try vault.readSecret(identity.privateKeyRef), try identity.passphraseRef.map { try vault.readSecret($0) })
+        }
     }
 
     var keys: [Key] = []

@@ -6,8 +6,7 @@ import SSHKeys
 enum SSHKeyOpening {
     static func open(_ key: SSHCredentialPlan.Key, vault: Vault, context: Context) throws -> OpenedSSHKeys.Entry {
         let identity = key.identity
-        let body = try key.body ?? vault.readSecret(identity.privateKeyRef)
-        let passphrase = try key.body != nil ? key.passphrase : identity.passphraseRef.map { try vault.readSecret($0) }
+        let (body, passphrase) = try key.material(from: vault)
         guard let blob = identity.publicKeyBlob else {
             throw CLIError(message: "The public key of identity '\(identity.label)' is not a key credctl can use.", hint: nil, status: ExitStatus.dataError)
         }

@@ -114,8 +114,7 @@ final class SSHSession {
     /// through the askpass socket.
     private func add(_ keys: [SSHCredentialPlan.Key], to agent: SSHAgent, vault: Vault) throws {
         for key in keys {
-            let body = try key.body ?? vault.readSecret(key.identity.privateKeyRef)
-            let passphrase = try key.body != nil ? key.passphrase : key.identity.passphraseRef.map { try vault.readSecret($0) }
+            let (body, passphrase) = try key.material(from: vault)
             var passphraseEnvironment: [String: String] = [:]
             if let passphrase {
                 let askpass = try askpassServer()
