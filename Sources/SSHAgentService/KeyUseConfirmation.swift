@@ -29,9 +29,6 @@ public struct KeyUseConfirmation: Sendable {
         }
     }
 
-    /// Whether a program can ask at all.
-    public var canAsk: Bool { program != nil }
-
     /// Whether a signature may be made: at once for a key that needs no confirmation asked for
     /// on this machine; else only when the user says yes. A forwarded request (another host
     /// asks, through agent forwarding) is always asked about.

@@ -20,9 +20,6 @@ public final class SSHSigningKey: @unchecked Sendable {
     public let keyType: String
     private let signer: Signer
 
-    /// ssh-agent's `SSH_AGENT_RSA_SHA2_256` and `SSH_AGENT_RSA_SHA2_512` sign flags.
-    public static let rsaSHA256Flag = Signer.rsaSHA256Flag
-    public static let rsaSHA512Flag = Signer.rsaSHA512Flag
     /// Key files are a few KiB; the vault stores none over 1 MiB (`credctl identity add`).
     public static let maximumFileCount = 1 << 20
 
@@ -62,8 +59,8 @@ public final class SSHSigningKey: @unchecked Sendable {
     /// The SSH signature blob (string algorithm name, string signature) over `data`, as an
     /// ssh-agent `SSH_AGENT_SIGN_RESPONSE` carries it.
     ///
-    /// `flags` are ssh-agent's sign flags: for RSA, `rsaSHA256Flag` (2) signs `rsa-sha2-256`,
-    /// else `rsaSHA512Flag` (4) `rsa-sha2-512`, else SHA-1 `ssh-rsa`, as OpenSSH's own agent
+    /// `flags` are ssh-agent's sign flags: for RSA, `SSH_AGENT_RSA_SHA2_256` (2) signs `rsa-sha2-256`,
+    /// else `SSH_AGENT_RSA_SHA2_512` (4) `rsa-sha2-512`, else SHA-1 `ssh-rsa`, as OpenSSH's own agent
     /// does. Other types ignore them.
     public func sign(_ data: [UInt8], flags: UInt32) throws(SSHKeyError) -> [UInt8] {
         do {
