@@ -20,6 +20,10 @@ public final class SSHSigningKey: @unchecked Sendable {
     public let keyType: String
     private let signer: Signer
 
+    /// ssh-agent's `SSH_AGENT_RSA_SHA2_256` and `SSH_AGENT_RSA_SHA2_512` sign flags (the fuzz
+    /// harness signs with them; the agent passes a client's flags through as they come).
+    public static let rsaSHA256Flag = Signer.rsaSHA256Flag
+    public static let rsaSHA512Flag = Signer.rsaSHA512Flag
     /// Key files are a few KiB; the vault stores none over 1 MiB (`credctl identity add`).
     public static let maximumFileCount = 1 << 20
 
