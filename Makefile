@@ -28,6 +28,14 @@ DESTDIR ?=
 # .build/release would rebuild make bench's binaries from scratch each time the other ran.
 RELEASE_BUILD := .build/install
 RELEASE_BINARY := $(RELEASE_BUILD)/release/credctl
+# The C++ runtime the Swift runtime is written against is linked statically as well
+# (libstdc++, libgcc): loading libstdc++.so costs every process more symbol lookups at start
+# than all of credctl's own work in a read (docs/startup.md). The toolchain's link line asks for
+# -lstdc++, and the linker takes a library from the first directory that has it: a directory
+# holding only the archive, searched first, makes that -lstdc++ static. The archive comes from
+# the GCC the Swift toolchain builds against (libstdc++-12-dev on Debian 12).
+STATIC_CXX_PACKAGES := libstdc++-12-dev
+STATIC_CXX := $(RELEASE_BUILD)/static-c++
 
 .PHONY: deps test-deps build demo test bench man fuzz fuzz-seeds release install uninstall deb check-install check-deb clean
 
@@ -109,7 +117,10 @@ fuzz-seeds: deps
 # untouched; the touch records that it is current.
 release: $(RELEASE_BINARY)
 $(RELEASE_BINARY): Makefile Package.swift $(shell find Sources -type f) | deps
-	swift build -c release --product credctl --static-swift-stdlib --disable-local-rpath --build-path $(RELEASE_BUILD)
+	@./scripts/install-deps.sh $(STATIC_CXX_PACKAGES)
+	./scripts/static-cxx.sh $(STATIC_CXX)
+	swift build -c release --product credctl --static-swift-stdlib --disable-local-rpath --build-path $(RELEASE_BUILD) \
+		-Xlinker -L$(CURDIR)/$(STATIC_CXX) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 	@touch $@
 
 # Installs credctl under $(DESTDIR)$(PREFIX) and lists what it installed in

@@ -40,6 +40,12 @@ grep -qx 'ExecStart=/usr/local/bin/credctl agent' "$fresh/usr/local/lib/systemd/
 diff -u <(sed 's|^[0-7]* |/|' <<< "$expected" | sort) <(grep -v '/$' "$fresh/usr/local/share/doc/credctl/installed-files" | sort) \
     || fail "the manifest does not list the installed files (- installed, + listed)"
 "$fresh/usr/local/bin/credctl" --version > /dev/null || fail "the installed credctl does not run"
+# The Swift runtime and the C++ runtime under it are linked in (make release): the binary
+# needs only the C libraries it calls, and no library beside it (no RUNPATH).
+needed=$(readelf -d "$fresh/usr/local/bin/credctl" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -v '^ld-linux' | sort | paste -sd' ')
+[ "$needed" = "libc.so.6 libm.so.6 libsodium.so.23 libsqlite3.so.0" ] \
+    || fail "the installed credctl links more than libc, libm, libsodium and libsqlite3: $needed"
+! readelf -d "$fresh/usr/local/bin/credctl" | grep -q 'R\(UN\)\?PATH' || fail "the installed credctl has a RUNPATH"
 uninstall_from "$fresh"
 [ -z "$(leftovers "$fresh")" ] || fail "make uninstall left $(leftovers "$fresh" | paste -sd' ')"
 

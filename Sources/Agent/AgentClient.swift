@@ -13,7 +13,8 @@ public final class AgentClient: @unchecked Sendable {
 
     /// Connects when an agent of this user listens at `place`; nil otherwise.
     public init?(place: AgentPlace, timeoutSeconds: Int = 10) {
-        guard (try? place.check()) != nil, let fd = UnixSocket.connect(to: place.socket, timeoutSeconds: timeoutSeconds) else { return nil }
+        // No socket, no agent: said without building the error text `check` would throw.
+        guard access(place.socket, F_OK) == 0, (try? place.check()) != nil, let fd = UnixSocket.connect(to: place.socket, timeoutSeconds: timeoutSeconds) else { return nil }
         self.place = place
         self.fd = fd
     }

@@ -30,7 +30,10 @@ public enum SHA256 {
         return out
     }
 
-    /// Lowercase hexadecimal, as the protocols print digests.
+    /// Lowercase hexadecimal, as the protocols print digests. Inlinable, so each caller gets a
+    /// copy for its own sequence type: the generic one instantiates type metadata at run time,
+    /// a cost every command that names an agent socket would pay at start.
+    @inlinable
     public static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []

@@ -9,6 +9,6 @@ public enum SystemError {
         guard let first = text.first else { return "error \(code)" }
         // "Permission denied" → "permission denied"; keep an acronym ("I/O error") as it is.
         let second = text.dropFirst().first
-        return second.map { $0.isUppercase || $0 == "/" } == true ? text : first.lowercased() + text.dropFirst()
+        return second.map { $0.isUppercase || $0 == "/" } == true ? text : first.lowercased() + String(text.dropFirst())
     }
 }

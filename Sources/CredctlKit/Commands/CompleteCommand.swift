@@ -13,7 +13,9 @@ struct CompleteCommand: Command {
         path: ["__complete"],
         summary: "List labels or addresses for the shell completion scripts.",
         overview: "List host, identity or group labels, or secret addresses, one per line, for the shell completion scripts. Never unlocks; prints nothing when there is no vault.",
-        usage: ["__complete " + ArgumentCompletion.listings.compactMap(\.listing).joined(separator: "|")],
+        // reduce, not joined(separator:), which costs every command a run-time type lookup:
+        // each command's spec is built to find the one named.
+        usage: ["__complete " + ArgumentCompletion.listings.compactMap(\.listing).reduce("") { $0.isEmpty ? $1 : $0 + "|" + $1 }],
         options: [],
         positionals: 1...1,
         examples: ["credctl __complete hosts"])
