@@ -80,6 +80,10 @@ gcc -O2 -o "$work/floor/setup" "$root/bench/cli/floor-setup.c" $(pkg-config --cf
 gcc -O2 -o "$work/floor/c" "$root/bench/cli/floor.c" $(pkg-config --cflags --libs libsodium sqlite3)
 swiftc -O "${flags[@]}" "$root/bench/cli/floor.swift" -o "$work/floor/swift"
 swiftc -O -static-stdlib "${flags[@]}" "$root/bench/cli/floor.swift" -o "$work/floor/swift-static"
+# Linked as make release links credctl: the C++ runtime under the Swift runtime static too.
+"$root/scripts/static-cxx.sh" "$work/floor/static-c++"
+swiftc -O -static-stdlib "${flags[@]}" "$root/bench/cli/floor.swift" -o "$work/floor/swift-static-cxx" \
+    -L "$work/floor/static-c++" -Xclang-linker -static-libgcc
 "$work/floor/setup" "$work/floor/db" "$work/floor/key" "$largest"
 floor_row=$(( largest / 2 ))
 note "floors: bench/cli/floor.{c,swift}: key file, SQLite read-only, row $floor_row of $largest, XChaCha20-Poly1305 open; gcc -O2, swiftc -O"
@@ -196,6 +200,7 @@ fi
 # --- Measure, one row at a time.
 measure "C floor (gcc -O2)" - -- "$work/floor/c" "$work/floor/db" "$work/floor/key" "$floor_row"
 measure "Swift floor, -static-stdlib" - -- "$work/floor/swift-static" "$work/floor/db" "$work/floor/key" "$floor_row"
+measure "Swift floor, -static-stdlib, static C++ runtime" - -- "$work/floor/swift-static-cxx" "$work/floor/db" "$work/floor/key" "$floor_row"
 measure "Swift floor, dynamic stdlib" - -- "$work/floor/swift" "$work/floor/db" "$work/floor/key" "$floor_row"
 measure "credctl --version" - -- "$bin/credctl" --version
 for size in "${sizes[@]}"; do
@@ -220,6 +225,7 @@ reference_row="credctl read, $(short "$largest") hosts"
 floor_name="Swift floor, -static-stdlib"
 "$bin/credbench" cli-report --results "$results" --floor "$floor_name" --reference "$reference_row" \
     --target "$reference_row / $floor_name <= 1.3" \
+    --target "$reference_row / Swift floor, -static-stdlib, static C++ runtime <= 1.3" \
     --target "secret-tool lookup, $(short "$largest") items / $reference_row >= 3" \
     --target "pass show, $(short "$largest") entries / $reference_row >= 3" \
     --output "$root/bench-results/cli.json"

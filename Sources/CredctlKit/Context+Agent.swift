@@ -19,7 +19,7 @@ extension Context {
     func tellAgentOfEdits() {
         // Without an agent's socket there is no one to tell, and looking for edits can mean
         // opening the vault again (a command that let go of it): `read` would pay a second open.
-        guard access(agentPlace.socket, F_OK) == 0, opened.haveNewEdits else { return }
+        guard !opened.isEmpty, access(agentPlace.socket, F_OK) == 0, opened.haveNewEdits else { return }
         AgentClient.tellChanged(place: agentPlace)
     }
 

@@ -1,4 +1,5 @@
 import CredentialVault
+import Glibc
 import Launch
 
 /// What every command may need: global options, the environment, and the vault.
@@ -40,7 +41,10 @@ struct Context {
     /// Opens the vault without unlocking it.
     func openVault() throws -> Vault {
         let vault = try Vault.open(at: vaultPath)
-        opened.note(vault)
+        // Only an agent is told of edits afterwards (`tellAgentOfEdits`). Without its socket (no
+        // agent and no socket unit) there is no one to tell, and noting where the edits stand
+        // costs a query in each track: a command that only reads would pay it for nothing.
+        if access(agentPlace.socket, F_OK) == 0 { opened.note(vault) }
         return vault
     }
 

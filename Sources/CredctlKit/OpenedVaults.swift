@@ -23,6 +23,9 @@ final class OpenedVaults: Sendable {
         opened.withLock { $0.append(entry) }
     }
 
+    /// Whether no vault was noted.
+    var isEmpty: Bool { opened.withLock { $0.isEmpty } }
+
     /// Whether any of them now holds an edit, made since it was opened, that waits to be sent.
     var haveNewEdits: Bool {
         opened.withLock { $0 }.contains { entry in
