@@ -27,9 +27,10 @@ public final class ConfigStore: Sendable {
         return try ConfigStore(queue: queue)
     }
 
-    /// Opens an existing store. Needs no key.
-    public static func open(at path: String) throws -> ConfigStore {
-        try ConfigStore(queue: storage("open the config database") { try DatabaseQueue(path: path, migrator: ConfigSchema.migrator) })
+    /// Opens an existing store. Needs no key. `readOnly`: only to read, leaving the files as
+    /// they are (`DatabaseQueue.init`); a store that needs a migration is then refused.
+    public static func open(at path: String, readOnly: Bool = false) throws -> ConfigStore {
+        try ConfigStore(queue: storage("open the config database") { try DatabaseQueue(path: path, migrator: ConfigSchema.migrator, readOnly: readOnly) })
     }
 
     private init(queue: DatabaseQueue) throws {

@@ -38,9 +38,10 @@ struct Context {
         return environment
     }
 
-    /// Opens the vault without unlocking it.
-    func openVault() throws -> Vault {
-        let vault = try Vault.open(at: vaultPath)
+    /// Opens the vault without unlocking it. `toRead`: for a command that writes nothing to the
+    /// vault, which may then be opened read-only (`Vault.openToRead`).
+    func openVault(toRead: Bool = false) throws -> Vault {
+        let vault = toRead ? try Vault.openToRead(at: vaultPath) : try Vault.open(at: vaultPath)
         // Only an agent is told of edits afterwards (`tellAgentOfEdits`). Without its socket (no
         // agent and no socket unit) there is no one to tell, and noting where the edits stand
         // costs a query in each track: a command that only reads would pay it for nothing.

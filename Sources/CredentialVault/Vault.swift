@@ -93,6 +93,26 @@ public final class Vault: Sendable {
         }
     }
 
+    /// Opens the vault in `path`, locked, for a command that only reads it (`read`, `resolve`):
+    /// read-only when nothing the vault does on opening or unlocking needs writing, so no file
+    /// of the vault changes and no WAL index is rebuilt (`Connection.init`, docs/startup.md).
+    /// That is a vault with no remote bound (with one, every unlock makes device-only secrets
+    /// syncable and reseals old epochs) whose bodies are in its own database (with the desktop
+    /// keyring, every unlock sweeps it), and which needs no migration. Any other vault, or one
+    /// that does not open read-only for any reason, opens as `open` opens it.
+    ///
+    /// Nothing in this process may write the vault while the returned one is open.
+    public static func openToRead(at path: String) throws(VaultError) -> Vault {
+        let directory = VaultDirectory(path: path)
+        if !VaultDirectory.exists(directory.path + "/" + RemoteBinding.fileName),
+           VaultDirectory.exists(directory.configPath), VaultDirectory.exists(directory.secretsPath),
+           let secrets = try? SecretStore.open(at: directory.secretsPath, externalBodies: KeyringBodyStore(), readOnly: true), secrets.backend == .sqlite,
+           let config = try? ConfigStore.open(at: directory.configPath, readOnly: true) {
+            return Vault(directory: directory, config: config, secrets: secrets)
+        }
+        return try open(at: path)
+    }
+
     /// Unlocks the secret track with `key`; `wrongKey` if it does not fit. With a remote bound,
     /// every unlock also makes device-only secrets syncable (every launch, no "done" flag: an
     /// item that could not be migrated is simply tried again next time).

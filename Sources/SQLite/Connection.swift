@@ -20,23 +20,36 @@ public final class Connection {
         return true
     }()
 
-    /// Whether this connection can only read: the file or its file system refused writing.
+    /// Whether this connection can only read: the file or its file system refused writing, or
+    /// the caller asked for `readOnly`.
     public let isReadOnly: Bool
 
     /// Opens (creating with mode 0600 if absent) the database at `path`. An existing database
     /// this process may not write — a read-only mount, a file without write permission — is
     /// opened read-only (`isReadOnly`): everything that only reads still works.
+    ///
+    /// `readOnly` opens an existing database only to read, leaving its WAL index (`-shm`) as it
+    /// is: the first connection to a WAL database otherwise truncates that file, writes it back
+    /// page by page and rebuilds the index, which costs a short-lived process more than its
+    /// query (docs/startup.md). SQLite then reads the index another process keeps, or, when none
+    /// does, the log itself into private memory (its `readonly_shm`). While such a connection is
+    /// open, no other connection of this process can write the database: SQLite shares one
+    /// index per file within a process, and this one's is read-only (so is that of a
+    /// connection opened meanwhile, until it too is closed).
     /// The corresponding C function is `sqlite3_open_v2`.
-    public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5_000) throws {
         _ = Self.configured
-        let access = try DatabaseFileAccess(path: path)
-        isReadOnly = !access.writable
+        let access = try DatabaseFileAccess(path: path, creating: !readOnly)
+        isReadOnly = readOnly || !access.writable
         let readOnlyFileSystem = access.onReadOnlyFileSystem
+        // readonly_shm cannot create a missing index file: without one, a read-only open
+        // makes it as any connection does.
+        let keepIndex = readOnly && access.writable && Glibc.access(path + "-shm", F_OK) == 0
         var db: OpaquePointer?
         let status = isReadOnly
             // Nothing can change a database on a read-only mount, and its WAL index cannot be
             // created there: SQLite reads it as immutable.
-            ? sqlite3_open_v2(Self.uri(path, readOnlyFileSystem ? "immutable=1" : "mode=ro"), &db,
+            ? sqlite3_open_v2(Self.uri(path, readOnlyFileSystem ? "immutable=1" : keepIndex ? "mode=ro&readonly_shm=1" : "mode=ro"), &db,
                               SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
             : sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
         guard status == SQLITE_OK, let db else {
@@ -50,7 +63,10 @@ public final class Connection {
         // exactly once (deinit does not run for an object whose init failed this early).
         // Memory-mapped reads: a lookup in a database larger than the page cache costs page
         // faults at worst instead of a pread(2) per page.
-        let pragmas = isReadOnly ? "PRAGMA query_only=1; PRAGMA foreign_keys=ON; PRAGMA mmap_size=268435456;"
+        // Not with the index kept as it is: when no other process keeps one, SQLite reads the log
+        // again for every transaction and maps the file anew each time.
+        let pragmas = keepIndex ? "PRAGMA query_only=1; PRAGMA foreign_keys=ON;"
+            : isReadOnly ? "PRAGMA query_only=1; PRAGMA foreign_keys=ON; PRAGMA mmap_size=268435456;"
             : "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA mmap_size=268435456; PRAGMA journal_size_limit=4194304;"
         let configured = sqlite3_exec(db, pragmas, nil, nil, nil)
         guard configured == SQLITE_OK else {
@@ -71,10 +87,24 @@ public final class Connection {
 
     /// `file:` URI of `path` with `parameter` (RFC 3986: everything but unreserved characters
     /// and `/` percent-encoded, so no file name can add a parameter of its own).
+    /// Byte by byte into one buffer: `credctl read` opens its vault this way, and generic
+    /// collection code here (a set of bytes, a joined array of strings) would cost it more at
+    /// run time than the open itself.
     static func uri(_ path: String, _ parameter: String) -> String {
-        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
-        let encoded = path.utf8.map { unreserved.contains($0) ? String(UnicodeScalar($0)) : "%" + String($0, radix: 16, uppercase: true).leftPadded(2) }
-        return "file:" + encoded.joined() + "?" + parameter
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes = Array("file:".utf8)
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        bytes.append(UInt8(ascii: "?"))
+        bytes += parameter.utf8
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     deinit {
@@ -169,8 +199,4 @@ public final class Connection {
         cache[sql] = statement
         return statement
     }
-}
-
-private extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

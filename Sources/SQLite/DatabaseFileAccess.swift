@@ -15,10 +15,11 @@ struct DatabaseFileAccess {
     /// On a read-only mount SQLite cannot even make the WAL index, so it opens the file immutable.
     let onReadOnlyFileSystem: Bool
 
-    init(path: String) throws {
+    /// `creating`: make the file when it is missing; otherwise a missing file is an error.
+    init(path: String, creating: Bool = true) throws {
         var info = stat()
         if stat(path, &info) != 0 {
-            guard errno == ENOENT else { throw Self.failure(errno) }
+            guard errno == ENOENT, creating else { throw Self.failure(errno) }
             try Self.createPrivately(path)
             guard stat(path, &info) == 0 else { throw Self.failure(errno) }
         }

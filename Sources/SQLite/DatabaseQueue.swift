@@ -7,9 +7,11 @@ public final class DatabaseQueue: @unchecked Sendable {
     private let connection: Connection
     private let lock = Lock()
 
-    /// Opens the database at `path` and applies `migrator`'s pending migrations.
-    public init(path: String, migrator: Migrator? = nil) throws {
-        connection = try Connection(path: path)
+    /// Opens the database at `path` and applies `migrator`'s pending migrations. `readOnly`
+    /// opens an existing database only to read (see `Connection.init`); one that needs a
+    /// migration is then refused.
+    public init(path: String, migrator: Migrator? = nil, readOnly: Bool = false) throws {
+        connection = try Connection(path: path, readOnly: readOnly)
         if let migrator { try migrator.migrate(connection) }
     }
 

@@ -62,8 +62,10 @@ public final class SecretStore: Sendable {
         }
     }
 
-    public static func open(at path: String, externalBodies: (any ExternalBodyStore)? = nil) throws -> SecretStore {
-        try SecretStore(queue: storage("open the secrets database") { try DatabaseQueue(path: path, migrator: SecretSchema.migrator) },
+    /// Opens an existing store, locked. `readOnly`: only to read, leaving the files as they are
+    /// (`DatabaseQueue.init`); a store that needs a migration is then refused.
+    public static func open(at path: String, externalBodies: (any ExternalBodyStore)? = nil, readOnly: Bool = false) throws -> SecretStore {
+        try SecretStore(queue: storage("open the secrets database") { try DatabaseQueue(path: path, migrator: SecretSchema.migrator, readOnly: readOnly) },
                         externalBodies: externalBodies)
     }
 

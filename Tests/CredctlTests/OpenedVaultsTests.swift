@@ -24,6 +24,32 @@ final class OpenedVaultsTests: CredctlTestCase {
         XCTAssertNotEqual(stamps(), before, "an edit changes the files the check looks at")
     }
 
+    /// `read`, `resolve` and the completion lister open the vault read-only (docs/startup.md):
+    /// not even the WAL indexes, which the first connection to open a database to write
+    /// truncates and rebuilds, change.
+    func testReadingCommandsChangeNoFileOfALocalVault() throws {
+        try initVault()
+        assertStatus(try credctl.run(["host", "add", "db", "--hostname", "db.example", "--password-stdin"], input: Array("pw".utf8)), 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: vaultPath).sorted().map { vaultPath + "/" + $0 }
+        XCTAssertTrue(files.contains { $0.hasSuffix("config.sqlite-shm") } && files.contains { $0.hasSuffix("secrets.sqlite-shm") }, "\(files)")
+        func contentTimes() -> [Int] {
+            files.map { file in
+                var info = stat()
+                return stat(file, &info) == 0 ? info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec : -1
+            }
+        }
+        let before = contentTimes()
+        usleep(20_000)
+        let read = try credctl.run("read", "cred://host/db/password")
+        assertStatus(read, 0)
+        XCTAssertEqual(read.stdout, Array("pw".utf8))
+        assertStatus(try credctl.run("resolve", "db"), 0)
+        assertStatus(try credctl.run("__complete", "hosts"), 0)
+        XCTAssertEqual(contentTimes(), before, "a reading command changed a file of the vault")
+        assertStatus(try credctl.run("host", "list"), 0)
+        XCTAssertNotEqual(contentTimes(), before, "a command that opens the vault to write rebuilds its indexes: the check above could not fail")
+    }
+
     /// The check before and after each command finds the newest unsent edit by index in both
     /// tracks (`Journal.clockIndexMigration`), however many edits wait.
     func testBothTracksFindTheNewestUnsentEditByIndex() throws {

@@ -30,7 +30,7 @@ struct CompleteCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        guard let vault = try? context.openVault(), let names = try? names(in: vault) else { return }
+        guard let vault = try? context.openVault(toRead: true), let names = try? names(in: vault) else { return }
         Output.out(names.filter { !$0.unicodeScalars.contains(where: Self.isControl) }.map { $0 + "\n" }.joined())
     }
 

@@ -22,7 +22,7 @@ struct ReadCommand: Command {
 
     func run(_ context: Context) throws {
         try RevealGuard.check(context, forced: forceTerminal)
-        let vault = try context.openVault()
+        let vault = try context.openVault(toRead: true)
         let reference = try vault.reference(for: self.reference)
         Output.secret(try context.unlockingIfNeeded(vault) { try vault.readSecret(reference) })
     }

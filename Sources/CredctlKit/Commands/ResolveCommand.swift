@@ -27,7 +27,7 @@ struct ResolveCommand: Command {
 
     func run(_ context: Context) throws {
         if reveal { try RevealGuard.check(context, forced: forceTerminal) }
-        let vault = try context.openVault()
+        let vault = try context.openVault(toRead: true)
         let connection = try context.unlockingIfNeeded(vault) { try vault.resolve(label) }
         if context.json {
             Output.json(ResolvedJSON.render(connection, reveal: reveal))
