@@ -103,14 +103,21 @@ public final class Vault: Sendable {
     ///
     /// Nothing in this process may write the vault while the returned one is open.
     public static func openToRead(at path: String) throws(VaultError) -> Vault {
-        let directory = VaultDirectory(path: path)
-        if !VaultDirectory.exists(directory.path + "/" + RemoteBinding.fileName),
-           VaultDirectory.exists(directory.configPath), VaultDirectory.exists(directory.secretsPath),
-           let secrets = try? SecretStore.open(at: directory.secretsPath, externalBodies: KeyringBodyStore(), readOnly: true), secrets.backend == .sqlite,
-           let config = try? ConfigStore.open(at: directory.configPath, readOnly: true) {
-            return Vault(directory: directory, config: config, secrets: secrets)
-        }
+        if let vault = readOnly(VaultDirectory(path: path)) { return vault }
         return try open(at: path)
+    }
+
+    /// The vault opened read-only, or nil when it must not or cannot be. A store opened here is
+    /// closed again before nil is returned: while it is open, this process cannot write its
+    /// database (`Connection.init`), and the caller then opens the vault to write.
+    private static func readOnly(_ directory: VaultDirectory) -> Vault? {
+        guard !VaultDirectory.exists(directory.path + "/" + RemoteBinding.fileName),
+              VaultDirectory.exists(directory.configPath), VaultDirectory.exists(directory.secretsPath),
+              let secrets = try? SecretStore.open(at: directory.secretsPath, externalBodies: KeyringBodyStore(), readOnly: true),
+              secrets.backend == .sqlite,
+              let config = try? ConfigStore.open(at: directory.configPath, readOnly: true)
+        else { return nil }
+        return Vault(directory: directory, config: config, secrets: secrets)
     }
 
     /// Unlocks the secret track with `key`; `wrongKey` if it does not fit. With a remote bound,

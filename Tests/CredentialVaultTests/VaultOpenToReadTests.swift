@@ -58,6 +58,18 @@ final class VaultOpenToReadTests: VaultTestCase {
         XCTAssertEqual(try Connection.appliedNames(vaultPath + "/config.sqlite").last, last)
     }
 
+    /// With its bodies in the desktop keyring, every unlock sweeps the keyring: the vault opens to
+    /// write, and the read-only store opened to find that out is closed again (while it was
+    /// open, nothing in this process could write the secrets database).
+    func testAVaultWithKeyringBodiesOpensToWrite() throws {
+        _ = try makeVault()
+        try rawSQL("secrets.sqlite", "UPDATE secret_meta SET value = 'keyring' WHERE key = 'backend'")
+        let vault = try Vault.openToRead(at: vaultPath)
+        XCTAssertEqual(vault.secretBackend, .keyring)
+        XCTAssertFalse(vault.secrets.isReadOnly)
+        try rawSQL("secrets.sqlite", "INSERT INTO secret_meta (key, value) VALUES ('written', 'yes')")
+    }
+
     func testNoVaultIsTheUsualError() {
         XCTAssertThrowsError(try Vault.openToRead(at: directory + "/none")) { error in
             XCTAssertEqual((error as? VaultError)?.code, .noVault)
