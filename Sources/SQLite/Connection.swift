@@ -177,8 +177,10 @@ public final class Connection {
     }
 
     /// Runs `body` in a deferred (read) transaction: every query inside sees one snapshot of the
-    /// database, and the WAL read lock is taken once rather than once per statement.
+    /// database, and the WAL read lock is taken once rather than once per statement. Inside a
+    /// transaction already open, `body` runs in that one.
     public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction { return try body() }
         try run("BEGIN DEFERRED")
         do {
             let result = try body()

@@ -9,10 +9,13 @@ public final class DatabaseQueue: @unchecked Sendable {
 
     /// Opens the database at `path` and applies `migrator`'s pending migrations. `readOnly`
     /// opens an existing database only to read (see `Connection.init`); one that needs a
-    /// migration is then refused.
+    /// migration is then refused, and every read sees one snapshot, taken at the first, for
+    /// as long as the queue lives: the database's locks are taken once, not once per
+    /// statement. It is for short-lived readers (a command), which is all that asks for it.
     public init(path: String, migrator: Migrator? = nil, readOnly: Bool = false) throws {
         connection = try Connection(path: path, readOnly: readOnly)
         if let migrator { try migrator.migrate(connection) }
+        if readOnly { try connection.execute("BEGIN DEFERRED") }
     }
 
     public var path: String { connection.path }

@@ -49,6 +49,22 @@ final class ConnectionTests: SQLiteTestCase {
         XCTAssertEqual(seen, [2, 3])
     }
 
+    /// A read transaction asked for inside one already open runs in it, and leaves it open.
+    func testAReadTransactionInsideATransactionRunsInIt() throws {
+        let db = try Connection(path: path())
+        try db.execute("CREATE TABLE t (x INTEGER)")
+        try db.execute("BEGIN DEFERRED")
+        let inner = try db.readTransaction { () -> Int? in
+            XCTAssertTrue(db.isInTransaction)
+            return try db.queryFirst("SELECT count(*) FROM t") { $0.int(0) }
+        }
+        XCTAssertEqual(inner, 0)
+        XCTAssertTrue(db.isInTransaction, "the inner read ended the outer transaction")
+        try db.execute("COMMIT")
+        XCTAssertEqual(try db.readTransaction { try db.queryFirst("SELECT count(*) FROM t") { $0.int(0) } }, 0)
+        XCTAssertFalse(db.isInTransaction)
+    }
+
     func testForeignKeysAreEnforced() throws {
         let db = try Connection(path: path())
         try db.execute("""

@@ -93,6 +93,24 @@ final class ReadOnlyConnectionTests: SQLiteTestCase {
         XCTAssertEqual(try again.queryFirst("PRAGMA integrity_check") { $0.text(0) }, "ok")
     }
 
+    /// A read-only queue reads one snapshot for its whole life, taken at its first read: a row
+    /// another process commits later is not seen (its locks are taken once, not per statement).
+    func testAReadOnlyQueueReadsOneSnapshot() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else { throw XCTSkip("sqlite3 is not installed") }
+        try makeDatabase()
+        let queue = try DatabaseQueue(path: path(), readOnly: true)
+        XCTAssertEqual(try queue.read(count), 3)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path(), "INSERT INTO t VALUES (4);"]
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(try queue.read(count), 3)
+        XCTAssertEqual(try queue.snapshot(count), 3, "a snapshot inside the queue's own is that one")
+        XCTAssertEqual(try Connection(path: path(), readOnly: true).queryFirst("SELECT count(*) FROM t") { $0.int(0) }, 4)
+    }
+
     func testWithoutAnIndexFileItStillReads() throws {
         try makeDatabase()
         XCTAssertEqual(unlink(path() + "-shm"), 0)
