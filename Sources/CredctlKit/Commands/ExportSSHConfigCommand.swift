@@ -22,7 +22,7 @@ struct ExportSSHConfigCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        let text = try context.openVault().exportSSHConfig()
+        let text = try context.openVault(toRead: true).exportSSHConfig()
         guard let output else { return Output.out(text) }
         try PrivateOutputFile.write(try SecretBytes(copying: Array(text.utf8)), to: output, secret: false, replace: force)
     }

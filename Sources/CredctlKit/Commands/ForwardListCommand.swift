@@ -18,7 +18,7 @@ struct ForwardListCommand: Command {
     init(_ parsed: ParsedCommand) throws { hostLabel = parsed.positionals.first }
 
     func run(_ context: Context) throws {
-        let vault = try context.openVault()
+        let vault = try context.openVault(toRead: true)
         let rules = try vault.forwards(forHost: try hostLabel.map { try vault.host($0).id })
         let names = try RecordNames(vault)
         if context.json {

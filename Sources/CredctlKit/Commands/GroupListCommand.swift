@@ -14,7 +14,7 @@ struct GroupListCommand: Command {
     init(_ parsed: ParsedCommand) throws {}
 
     func run(_ context: Context) throws {
-        let vault = try context.openVault()
+        let vault = try context.openVault(toRead: true)
         let groups = try vault.groups()
         let names = try RecordNames(vault)
         if context.json {

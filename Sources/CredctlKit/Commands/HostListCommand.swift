@@ -16,7 +16,7 @@ struct HostListCommand: Command {
     init(_ parsed: ParsedCommand) throws { group = parsed.value("--group") }
 
     func run(_ context: Context) throws {
-        let vault = try context.openVault()
+        let vault = try context.openVault(toRead: true)
         let hosts = try vault.hosts(inGroup: try group.map { try vault.group($0).id })
         let names = try RecordNames(vault)
         if context.json {

@@ -18,7 +18,7 @@ struct HostShowCommand: Command {
     init(_ parsed: ParsedCommand) throws { label = parsed.positionals[0] }
 
     func run(_ context: Context) throws {
-        let vault = try context.openVault()
+        let vault = try context.openVault(toRead: true)
         let host = try vault.host(label)
         let names = try RecordNames(vault)
         let forwards = try vault.forwards(forHost: host.id)

@@ -14,7 +14,7 @@ struct IdentityListCommand: Command {
     init(_ parsed: ParsedCommand) throws {}
 
     func run(_ context: Context) throws {
-        let identities = try context.openVault().identities()
+        let identities = try context.openVault(toRead: true).identities()
         if context.json {
             Output.json(.object([("identities", .array(identities.map(RecordJSON.identity)))]))
             return

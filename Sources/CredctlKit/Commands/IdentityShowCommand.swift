@@ -18,7 +18,7 @@ struct IdentityShowCommand: Command {
     init(_ parsed: ParsedCommand) throws { label = parsed.positionals[0] }
 
     func run(_ context: Context) throws {
-        let vault = try context.openVault()
+        let vault = try context.openVault(toRead: true)
         let identity = try vault.identity(label)
         let key = try vault.credentialState(identity.privateKeyRef)
         let passphrase = try identity.passphraseRef.map { try vault.credentialState($0) }
