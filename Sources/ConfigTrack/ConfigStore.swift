@@ -33,6 +33,9 @@ public final class ConfigStore: Sendable {
         try ConfigStore(queue: storage("open the config database") { try DatabaseQueue(path: path, migrator: ConfigSchema.migrator, readOnly: readOnly) })
     }
 
+    /// Ends the snapshot of a store opened only to read (`DatabaseQueue.endSnapshot`).
+    public func endReadSnapshot() { queue.endSnapshot() }
+
     private init(queue: DatabaseQueue) throws {
         self.queue = queue
         guard let device = try Self.storage("read the device id", { try queue.read { db in

@@ -14,6 +14,8 @@ extension Context {
     /// is a terminal. A way that fails is said on standard error, with the reason, before the next.
     func unlock(_ vault: Vault) throws {
         if keyGiven { return try vault.unlock(try unlockKey(confirmNew: false)) }
+        // The keyring and the prompt can wait on a person: nothing holds a snapshot meanwhile.
+        vault.endReadSnapshots()
         let methods = vault.unlockMethods
         if vault.unlocksWithKeyring {
             do {

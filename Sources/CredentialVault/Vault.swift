@@ -110,14 +110,28 @@ public final class Vault: Sendable {
     /// The vault opened read-only, or nil when it must not or cannot be. A store opened here is
     /// closed again before nil is returned: while it is open, this process cannot write its
     /// database (`Connection.init`), and the caller then opens the vault to write.
+    ///
+    /// Each store reads one snapshot, taken as it opens. Config is opened first: writes store a
+    /// body before the config that names it, so a secrets snapshot no older than the config one
+    /// holds every body the config names — the other order could report a body written
+    /// meanwhile as not synced yet.
     private static func readOnly(_ directory: VaultDirectory) -> Vault? {
         guard !VaultDirectory.exists(directory.path + "/" + RemoteBinding.fileName),
               VaultDirectory.exists(directory.configPath), VaultDirectory.exists(directory.secretsPath),
+              let config = try? ConfigStore.open(at: directory.configPath, readOnly: true),
               let secrets = try? SecretStore.open(at: directory.secretsPath, externalBodies: KeyringBodyStore(), readOnly: true),
-              secrets.backend == .sqlite,
-              let config = try? ConfigStore.open(at: directory.configPath, readOnly: true)
+              secrets.backend == .sqlite
         else { return nil }
         return Vault(directory: directory, config: config, secrets: secrets)
+    }
+
+    /// Lets go of the snapshots a vault opened by `openToRead` reads, before a wait of unknown
+    /// length (a prompt, the desktop keyring): a held snapshot keeps every other process's
+    /// checkpoints from passing it, and an unlock must see key slots changed meanwhile. Reads
+    /// after this see the databases as they are at each statement. No effect on other vaults.
+    public func endReadSnapshots() {
+        config.endReadSnapshot()
+        secrets.endReadSnapshot()
     }
 
     /// Unlocks the secret track with `key`; `wrongKey` if it does not fit. With a remote bound,

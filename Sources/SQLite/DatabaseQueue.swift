@@ -14,8 +14,17 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// statement. It is for short-lived readers (a command), which is all that asks for it.
     public init(path: String, migrator: Migrator? = nil, readOnly: Bool = false) throws {
         connection = try Connection(path: path, readOnly: readOnly)
-        if let migrator { try migrator.migrate(connection) }
+        // Begun before the schema is checked, so the check and every read see the same state.
         if readOnly { try connection.execute("BEGIN DEFERRED") }
+        if let migrator { try migrator.migrate(connection) }
+    }
+
+    /// Ends the snapshot a read-only queue reads (see `init`): later reads see the database as
+    /// it is at each statement. Nothing happens outside a transaction.
+    public func endSnapshot() {
+        lock.withLock {
+            if connection.isReadOnly && connection.isInTransaction { _ = try? connection.execute("COMMIT") }
+        }
     }
 
     public var path: String { connection.path }
@@ -37,7 +46,7 @@ public final class DatabaseQueue: @unchecked Sendable {
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         guard !connection.isReadOnly else {
             throw SQLiteError(code: .readOnly, resultCode: 0, operation: "write",
-                              message: "\(path) is read-only here (no write permission, or a read-only file system); reading works, changing needs write access")
+                              message: "\(path) is read-only here (no write permission, a read-only file system, or opened only to read); reading works, changing needs write access")
         }
         return try lock.withLock { try connection.transaction { try body(connection) } }
     }

@@ -119,8 +119,12 @@ public final class SecretStore: Sendable {
 
     public var isUnlocked: Bool { keys.withLock { $0 != nil } }
 
-    /// Whether this process can only read the store (a read-only mount, no write permission).
+    /// Whether this process can only read the store (a read-only mount, no write permission, or
+    /// opened only to read: `open(readOnly:)`).
     public var isReadOnly: Bool { queue.isReadOnly }
+
+    /// Ends the snapshot of a store opened only to read (`DatabaseQueue.endSnapshot`).
+    public func endReadSnapshot() { queue.endSnapshot() }
 
     /// Adds (or replaces) the key slot for `provider`'s kind, wrapping the keys this unlocked
     /// store holds: another way to unlock, beside those it already has.

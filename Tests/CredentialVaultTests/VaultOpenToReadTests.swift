@@ -1,4 +1,5 @@
 import Foundation
+@testable import ConfigTrack
 import SQLite
 import XCTest
 @testable import CredentialVault
@@ -18,17 +19,46 @@ final class VaultOpenToReadTests: VaultTestCase {
     }
 
     func testALocalVaultIsReadWithoutChangingAnyOfItsFiles() throws {
-        let made = try makeVault()
-        try made.addHost(Host(label: "web", hostname: "web.example"), password: try secret("pw"))
-        let reference = try XCTUnwrap(made.host("web").passwordRef)
+        // The vault that wrote is gone before the read: with its connections open, this
+        // process's indexes would already be built, and no open would change a file.
+        let reference = try {
+            let made = try makeVault()
+            try made.addHost(Host(label: "web", hostname: "web.example"), password: try secret("pw"))
+            return try XCTUnwrap(made.host("web").passwordRef)
+        }()
         let before = try contentTimes()
         usleep(20_000)
+        do {
+            let vault = try Vault.openToRead(at: vaultPath)
+            XCTAssertTrue(vault.secrets.isReadOnly)
+            try vault.unlock(.keyFile(path: keyFilePath))
+            XCTAssertEqual(bytes(of: try vault.readSecret(reference)), Array("pw".utf8))
+            XCTAssertEqual(try vault.hosts().map(\.label), ["web"])
+            XCTAssertEqual(try contentTimes(), before, "reading changed a file of the vault")
+        }
+        // The same through the usual open does change them: the check above could fail.
+        _ = try Vault.open(at: vaultPath).hosts()
+        XCTAssertNotEqual(try contentTimes(), before)
+    }
+
+    /// The snapshots end before an unlock that may wait on a person; reads then see the
+    /// database as it is.
+    func testAfterItsSnapshotsEndAReadOnlyVaultSeesLaterWrites() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else { throw XCTSkip("sqlite3 is not installed") }
+        try { _ = try makeVault() }()
         let vault = try Vault.openToRead(at: vaultPath)
-        XCTAssertTrue(vault.secrets.isReadOnly)
-        try vault.unlock(.keyFile(path: keyFilePath))
-        XCTAssertEqual(bytes(of: try vault.readSecret(reference)), Array("pw".utf8))
-        XCTAssertEqual(try vault.hosts().map(\.label), ["web"])
-        XCTAssertEqual(try contentTimes(), before, "reading changed a file of the vault")
+        XCTAssertEqual(try vault.hosts().count, 0)
+        // Another process adds a row; the vault's snapshot hides it until it ends.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [vaultPath + "/config.sqlite", "INSERT INTO config_meta (key, value) VALUES ('probe', 'x');"]
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let probe = "SELECT value FROM config_meta WHERE key = 'probe'"
+        XCTAssertNil(try vault.config.read("probe") { db in try db.queryFirst(probe) { $0.text(0) } } ?? nil)
+        vault.endReadSnapshots()
+        XCTAssertEqual(try vault.config.read("probe") { db in try db.queryFirst(probe) { $0.text(0) } } ?? nil, "x")
     }
 
     /// With a remote bound, every unlock makes device-only secrets syncable: it may write.
@@ -68,6 +98,16 @@ final class VaultOpenToReadTests: VaultTestCase {
         XCTAssertEqual(vault.secretBackend, .keyring)
         XCTAssertFalse(vault.secrets.isReadOnly)
         try rawSQL("secrets.sqlite", "INSERT INTO secret_meta (key, value) VALUES ('written', 'yes')")
+    }
+
+    /// A vault a newer build wrote is refused read-only and then by the usual open, with its
+    /// usual error.
+    func testAVaultFromANewerBuildIsTheUsualError() throws {
+        _ = try makeVault()
+        try rawSQL("secrets.sqlite", "INSERT INTO schema_migrations (position, name) VALUES (999, 'from a newer build')")
+        XCTAssertThrowsError(try Vault.openToRead(at: vaultPath)) { error in
+            XCTAssertTrue("\(error)".contains("newer"), "\(error)")
+        }
     }
 
     func testNoVaultIsTheUsualError() {

@@ -63,6 +63,12 @@ final class ConnectionTests: SQLiteTestCase {
         try db.execute("COMMIT")
         XCTAssertEqual(try db.readTransaction { try db.queryFirst("SELECT count(*) FROM t") { $0.int(0) } }, 0)
         XCTAssertFalse(db.isInTransaction)
+        // An inner body that throws leaves the outer transaction open.
+        struct Stop: Error {}
+        try db.execute("BEGIN DEFERRED")
+        XCTAssertThrowsError(try db.readTransaction { throw Stop() })
+        XCTAssertTrue(db.isInTransaction, "a failed inner read ended the outer transaction")
+        try db.execute("COMMIT")
     }
 
     func testForeignKeysAreEnforced() throws {

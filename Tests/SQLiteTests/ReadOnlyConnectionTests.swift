@@ -67,6 +67,31 @@ final class ReadOnlyConnectionTests: SQLiteTestCase {
         XCTAssertEqual(try db.queryFirst("SELECT max(x) FROM t") { $0.int(0) }, 5)
     }
 
+    /// Another process keeps the database open and has committed a row to the log: the reader
+    /// uses that process's index, read-only.
+    func testItSeesWhatAWriterInAnotherProcessStillOpenCommitted() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else { throw XCTSkip("sqlite3 is not installed") }
+        try makeDatabase()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path()]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        defer { try? input.fileHandleForWriting.close(); process.waitUntilExit() }
+        input.fileHandleForWriting.write(Data("PRAGMA wal_autocheckpoint=0; INSERT INTO t VALUES (4); SELECT 'written';\n".utf8))
+        // Its answer says the row is committed; it stays open, keeping its index.
+        var answer = Data()
+        while !String(decoding: answer, as: UTF8.self).contains("written") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { return XCTFail("sqlite3 ended early") }
+            answer += chunk
+        }
+        let db = try Connection(path: path(), readOnly: true)
+        XCTAssertEqual(try count(db), 4)
+    }
+
     func testItSeesWhatAWriterStillOpenCommitted() throws {
         try makeDatabase()
         let writer = try Connection(path: path())
