@@ -109,8 +109,13 @@ struct RemoteBinding: Codable {
         return binding
     }
 
+    /// Whether `directory` holds a binding file, read or not: a vault bound to a remote.
+    static func exists(in directory: VaultDirectory) -> Bool { VaultDirectory.exists(location(in: directory)) }
+
+    private static func location(in directory: VaultDirectory, fileName: String = fileName) -> String { directory.path + "/" + fileName }
+
     static func load(from directory: VaultDirectory, fileName: String = fileName) throws -> RemoteBinding? {
-        let path = directory.path + "/" + fileName
+        let path = location(in: directory, fileName: fileName)
         guard VaultDirectory.exists(path) else { return nil }
         let contents = try SecretBytes.read(contentsOfFile: path, limit: 64 << 10)
         guard let binding = contents.withUnsafeBytes({ try? JSONDecoder().decode(RemoteBinding.self, from: Data($0)) }) else {
@@ -124,6 +129,6 @@ struct RemoteBinding: Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let bytes = Array(try encoder.encode(self)) + [0x0a]
-        try AtomicFile.write(bytes, to: directory.path + "/" + fileName)
+        try AtomicFile.write(bytes, to: Self.location(in: directory, fileName: fileName))
     }
 }

@@ -116,8 +116,8 @@ public final class Vault: Sendable {
     /// holds every body the config names — the other order could report a body written
     /// meanwhile as not synced yet.
     private static func readOnly(_ directory: VaultDirectory) -> Vault? {
-        guard !VaultDirectory.exists(directory.path + "/" + RemoteBinding.fileName),
-              VaultDirectory.exists(directory.configPath), VaultDirectory.exists(directory.secretsPath),
+        // A missing database fails the read-only open (nothing is created); `open` says so.
+        guard !RemoteBinding.exists(in: directory),
               let config = try? ConfigStore.open(at: directory.configPath, readOnly: true),
               let secrets = try? SecretStore.open(at: directory.secretsPath, externalBodies: KeyringBodyStore(), readOnly: true),
               secrets.backend == .sqlite
@@ -155,6 +155,9 @@ public final class Vault: Sendable {
     /// device-only secrets syncable. With the keyring backend, every unlock also removes from the
     /// keyring the bodies no record names (leftovers, and deleted ones that reappeared) — best
     /// effort, as none of them is ever read.
+    ///
+    /// What this writes decides which vaults `openToRead` may open read-only: anything added
+    /// here that writes must make it open those vaults to write.
     func unlock(with provider: KeyProvider) throws {
         try secrets.unlock(provider)
         if let binding = try RemoteBinding.load(from: directory), binding.format == RemoteBinding.format {
