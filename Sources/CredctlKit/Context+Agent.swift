@@ -4,7 +4,7 @@ import Glibc
 
 /// The agent of this command's vault (docs/agent.md), when one answers.
 extension Context {
-    var agentPlace: AgentPlace { AgentPlace(vaultPath: vaultPath, environment: environment) }
+    var agentPlace: AgentPlace { agentPlaceOnce.value { AgentPlace(vaultPath: vaultPath, environment: environment) } }
 
     /// A connection to an agent that serves `vault` (the same vault id) and holds it unlocked;
     /// nil otherwise.

@@ -1,3 +1,4 @@
+import Agent
 import CredentialVault
 import Glibc
 import Launch
@@ -8,6 +9,9 @@ struct Context {
     let environment: [String: String]
     /// Every vault `openVault` opened, so that what the command left to send is known at its end.
     let opened = OpenedVaults()
+    /// Where this vault's agent listens (`agentPlace`): resolving the vault's path takes a
+    /// realpath of it and of the default vault's, which a read would otherwise do twice.
+    let agentPlaceOnce = ComputedOnce<AgentPlace>()
 
     var json: Bool { globals.json }
 
