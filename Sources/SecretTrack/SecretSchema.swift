@@ -44,5 +44,6 @@ enum SecretSchema {
         RemovalLog.migration,
         SecretStore.epochKeysMigration,
         Journal.clockIndexMigration,
+        SecretStore.conflictContextsMigration,
     ])
 }

@@ -18,21 +18,26 @@ extension SecretStore {
             """)
     }
 
+    /// A kept version's write context (what it had seen), so an undo can put it back as it was.
+    static let conflictContextsMigration = Migration("secrets: kept versions keep their write context") { db in
+        try db.execute("ALTER TABLE secret_conflicts ADD COLUMN context BLOB")
+    }
+
     private static let selectConflict = """
         SELECT id, reference, availability, incarnation, version_clock, version_device,
                winner_deleted, winner_incarnation, winner_clock, winner_device, recorded_at, sealed_body FROM secret_conflicts
         """
 
-    /// Keeps `lost` (sealed exactly as it was stored) as beaten by `winner`; called by the merge
-    /// inside its transaction, before the body is replaced or removed.
-    static func keepConflict(_ db: Connection, lost: SecretItem, sealed: [UInt8], winner: Envelope) throws {
+    /// Keeps `lost` (sealed exactly as it was stored, with its write context) as beaten by
+    /// `winner`; called by the merge inside its transaction, before the body is replaced or removed.
+    static func keepConflict(_ db: Connection, lost: SecretItem, sealed: [UInt8], context: VersionContext?, winner: Envelope) throws {
         try db.run("""
             INSERT INTO secret_conflicts (reference, availability, incarnation, version_clock, version_device, sealed_body,
-                                          winner_deleted, winner_incarnation, winner_clock, winner_device, recorded_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                          winner_deleted, winner_incarnation, winner_clock, winner_device, recorded_at, context)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [lost.reference, lost.availability.rawValue, lost.incarnation, lost.version.clock, lost.version.device, sealed,
                   winner.deleted, winner.incarnation, winner.version.clock, winner.version.device,
-                  Int64(HybridLogicalClock.wallMilliseconds() / 1_000)])
+                  Int64(HybridLogicalClock.wallMilliseconds() / 1_000), context.flatMap { stored($0, version: lost.version) }])
     }
 
     /// The kept losing versions, oldest first.

@@ -128,8 +128,8 @@ public struct SecretZone: SQLiteZoneStore {
         guard !local.deleted, local.version.device == deviceID else { return }
         let unseen = context.map { !$0.covers(local.version) } ?? (pending || (winner.deleted && winner.version < local.version))
         guard unseen || item.availability == .deviceOnly else { return }
-        let sealed = SecretPayload.decode(local.payload, version: local.version)?.sealed ?? local.payload
-        try SecretStore.keepConflict(db, lost: item, sealed: sealed, winner: winner)
+        let decoded = SecretPayload.decode(local.payload, version: local.version)
+        try SecretStore.keepConflict(db, lost: item, sealed: decoded?.sealed ?? local.payload, context: decoded?.context, winner: winner)
     }
 
     /// This device's state of a reference as an envelope — its body, else its newest marker —

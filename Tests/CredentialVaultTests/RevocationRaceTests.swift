@@ -1,5 +1,7 @@
 import Foundation
 @testable import Replication
+import ConfigTrack
+@testable import SecretTrack
 import Sodium
 import XCTest
 
@@ -20,7 +22,8 @@ final class RevocationRaceTests: CompactionTestCase {
         }
 
         func open(_ bytes: [UInt8], name: String, writer: String, purpose: SealPurpose, context: [UInt8]) throws -> [UInt8] {
-            if !inspecting, let cutoff = revoked[writer], let batch = BatchObjectName(name, zone: "config"), batch.sequence > cutoff {
+            if !inspecting, let cutoff = revoked[writer], let batch = BatchObjectName(name, zone: "config") ?? BatchObjectName(name, zone: "secrets"),
+               batch.sequence > cutoff {
                 throw ReplicationError(.revokedWriter, "\(name) was written by revoked device \(writer) after its revocation")
             }
             return try inner.open(bytes, name: name, writer: writer, purpose: purpose, context: context)
@@ -35,8 +38,9 @@ final class RevocationRaceTests: CompactionTestCase {
         }
     }
 
-    private func run(_ device: SimulatedDevice, revoked: [String: UInt64], policy: CompactionPolicy = CompactionPolicy()) throws -> ZoneSyncReport {
-        try ZoneEngine(store: device.configZone, remote: remote, seal: CutoffSeal(inner: TransportKeySeal(key: transport), revoked: revoked), policy: policy).run()
+    private func run(_ device: SimulatedDevice, revoked: [String: UInt64], policy: CompactionPolicy = CompactionPolicy(), secrets: Bool = false) throws -> ZoneSyncReport {
+        try ZoneEngine(store: secrets ? device.secretZone : device.configZone, remote: remote, seal: CutoffSeal(inner: TransportKeySeal(key: transport), revoked: revoked),
+                       policy: policy).run()
     }
 
     /// R's last batch adds a host and edits one X wrote; B took it in, X did not. After the
@@ -77,6 +81,39 @@ final class RevocationRaceTests: CompactionTestCase {
         let j = try device("j")
         _ = try run(j, revoked: ["r": cutoff])
         XCTAssertEqual(Set(try j.config.hosts().map(\.label)), Set(try x.config.hosts().map(\.label)))
+    }
+
+    /// B's password edit, not sent yet, lost to R's concurrent edit or deletion (taken in past
+    /// R's cutoff) and was kept as B's conflict. The undo puts B's body back as it was and sends
+    /// it — no other device ever had it — so the password is neither gone, nor silently the
+    /// older one, nor left only in `conflicts`.
+    func testAnUndoPutsBackTheOwnBodyThatLostToTheUndoneVersion() throws {
+        for deleting in [false, true] {
+            try setUpWithError()
+            let r = try device("r"), b = try device("b"), x = try device("x")
+            try x.addHost(label: "shared", password: "first")
+            for device in [x, r, b] { try sync(device) }
+            let host = try XCTUnwrap(try b.config.hosts().first)
+            let reference = SecretReference.hostPassword(host.id).key
+            try b.secrets.put(try SecretBytes(utf8: "b's edit"), for: reference, availability: .syncable)
+            if deleting { try r.secrets.delete(reference) } else { try r.secrets.put(try SecretBytes(utf8: "r's late edit"), for: reference, availability: .syncable) }
+            let cutoff = try x.secretZone.syncState().cursors["r"] ?? 0
+            _ = try run(r, revoked: [:], secrets: true)
+            _ = try run(b, revoked: [:], secrets: true)
+            XCTAssertEqual(try b.secrets.conflicts().count, 1, "B's edit kept (deleting: \(deleting))")
+
+            let undone = try run(b, revoked: ["r": cutoff], secrets: true)
+            XCTAssertEqual(undone.undidRevoked, ["r"])
+            XCTAssertEqual(try b.secrets.read(reference), try SecretBytes(utf8: "b's edit"), "B's body stands again (deleting: \(deleting))")
+            XCTAssertEqual(try b.secrets.conflicts(), [], "it is no conflict any more")
+            XCTAssertEqual(undone.sentChanges, 1, "and went out")
+            _ = try run(x, revoked: ["r": cutoff], secrets: true)
+            _ = try run(b, revoked: ["r": cutoff], secrets: true)
+            XCTAssertEqual(try x.secrets.read(reference), try SecretBytes(utf8: "b's edit"))
+            try assertSame(x, as: try b.dump())
+            XCTAssertEqual(try run(b, revoked: ["r": cutoff], secrets: true).undidRevoked, [], "settled once")
+            try tearDownWithError()
+        }
     }
 
     /// An object the undo needs, withheld by the remote: the zone waits (reading and sending

@@ -69,7 +69,7 @@ final class SecretAdoptionTests: SecretTestCase {
         let sealed = try XCTUnwrap(try store.read("sealed") { db in try db.queryFirst("SELECT sealed_body FROM secret_items") { $0.blob(0) } } ?? nil)
         let winner = Envelope(recordName: reference, kind: "secret", formatVersion: 1, version: RecordVersion(clock: lost.version.clock + 1, device: "elsewhere"),
                               deleted: true, incarnation: 1, payload: [])
-        try store.write("keep") { db in try SecretStore.keepConflict(db, lost: lost, sealed: sealed, winner: winner) }
+        try store.write("keep") { db in try SecretStore.keepConflict(db, lost: lost, sealed: sealed, context: nil, winner: winner) }
         try store.adoptVault(id: otherVault, vaultKey: try .random(count: SealedBox.keyCount))
         let id = try XCTUnwrap(try store.conflicts().first?.id)
         try store.restoreConflict(id)
