@@ -299,14 +299,19 @@ public enum SyncTables {
 
     static let inspectedPrefix = "inspected:"
 
-    /// After `ZoneStore.undoRevoked`: every other writer's objects are read again (merging is
+    /// After `ZoneStore.undoRevoked`: every writer's objects are read again (merging is
     /// idempotent), so a record whose standing version was removed gets back the version it had
-    /// before from the history still on the remote, besides what members send again; this
-    /// device's own sequence is kept.
+    /// before from the history still on the remote, besides what members send again. This
+    /// device's own too, through its last one (`rereadOwnKey`): a version it sent that the undone
+    /// one replaced may be on no other device to send it again. Its own sequence is kept.
     public static func undid(_ db: Connection, zone: String) throws {
         let next = try state(db, zone: zone).nextSequence
         try restart(db, zone: zone, nextSequence: next)
+        try setValue(db, zone: zone, key: rereadOwnKey, ZoneEngine.encodeNumber(next - 1))
     }
+
+    /// This device's own objects to read again, through that sequence (0: none).
+    static let rereadOwnKey = "reread-own"
 
     /// After `ZoneStore.republishRevoked`: the revoked `device`'s objects were inspected
     /// through `sequence`.

@@ -62,6 +62,20 @@ extension ZoneEngine {
         return true
     }
 
+    /// After an undo (`SyncTables.undid`): this device's own objects after `cursor` (where a
+    /// snapshot the read started from left it) through `through`, merged like anyone's. One
+    /// that cannot be read now is passed over: collected, a snapshot covers it, and what is
+    /// neither cannot be brought back by waiting. Done once: the mark is cleared after.
+    func rereadOwn(_ objects: [UInt64: String], after cursor: UInt64, through: UInt64, queue: inout ApplyQueue, into report: inout ZoneSyncReport) throws {
+        for sequence in objects.keys.sorted() where sequence > cursor && sequence <= through {
+            guard let incoming = try fetchObject(objects[sequence]!, device: store.deviceID, sequence: sequence, into: &report) else { continue }
+            try queue.add(IncomingBatch(device: incoming.device, sequence: sequence, envelopes: incoming.envelopes, rejected: incoming.rejected,
+                                        advancesCursor: false), into: &report)
+        }
+        try queue.flush(into: &report)
+        try store.setBookkeepingValue(SyncTables.rereadOwnKey, Self.encodeNumber(0))
+    }
+
     /// The envelopes (removals left out) of `device`'s batch `sequence`, opened past its cutoff;
     /// nil when it is not listed or does not open (yet).
     private func inspect(_ device: String, _ sequence: UInt64, _ batches: [UInt64: String]) throws -> [Envelope]? {

@@ -84,9 +84,13 @@ public struct ZoneEngine: Sendable {
             return listing
         }
         var state = try store.syncState()
+        let rereadOwnThrough = try store.bookkeepingValue(SyncTables.rereadOwnKey).flatMap(Self.decodeNumber) ?? 0
         report.shortfalls = try shortfalls(&listing, state: state)
         if try startFromSnapshots(&listing, state: state, into: &report) { state = try store.syncState() }
         let byDevice = listing.batches
+        if rereadOwnThrough > 0 {
+            try rereadOwn(byDevice[store.deviceID] ?? [:], after: state.cursors[store.deviceID] ?? 0, through: rereadOwnThrough, queue: &queue, into: &report)
+        }
         for device in byDevice.keys.sorted() {
             // This device's own objects are read only past what it remembers publishing (after a
             // restore from backup); everything else past its cursor.
@@ -164,7 +168,7 @@ public struct ZoneEngine: Sendable {
     }
 
     /// Reads and opens one object, for the queue. Returns nil when it must be retried later.
-    private func fetchObject(_ name: String, device: String, sequence: UInt64, into report: inout ZoneSyncReport) throws -> IncomingBatch? {
+    func fetchObject(_ name: String, device: String, sequence: UInt64, into report: inout ZoneSyncReport) throws -> IncomingBatch? {
         guard let bytes = try readObject(name) else { return nil }
         do {
             let opened = try BatchCodec.open(bytes, zone: store.zone, device: device, sequence: sequence, with: seal)

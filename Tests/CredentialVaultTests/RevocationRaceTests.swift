@@ -116,6 +116,28 @@ final class RevocationRaceTests: CompactionTestCase {
         }
     }
 
+    /// X's host, sent, edited by R in a batch past R's cutoff that only X took in. B never read
+    /// the host before it learned of the revocation, so it has nothing to send again. X's undo
+    /// removes R's version; X's own history must bring its host back.
+    func testAnUndoKeepsWhatThisDeviceItselfSentBefore() throws {
+        let r = try device("r"), b = try device("b"), x = try device("x")
+        _ = try run(b, revoked: [:])
+        try x.addHost(label: "x-host", password: nil)
+        _ = try run(x, revoked: [:])
+        _ = try run(r, revoked: [:])
+        let host = try XCTUnwrap(try r.config.hosts().first)
+        try r.editPort(host, port: 2222)
+        _ = try run(r, revoked: [:])
+        _ = try run(x, revoked: [:])
+        XCTAssertEqual(try x.config.hosts().first?.port, 2222, "X took in R's last batch")
+        let cutoff = try XCTUnwrap(try x.configZone.syncState().cursors["r"]) - 1
+
+        XCTAssertEqual(try run(x, revoked: ["r": cutoff]).undidRevoked, ["r"])
+        for device in [b, x, b, x] { _ = try run(device, revoked: ["r": cutoff]) }
+        XCTAssertEqual(try x.config.hosts().map(\.port), [22], "X's host as X wrote it")
+        try assertSame(b, as: try x.dump())
+    }
+
     /// An object the undo needs, withheld by the remote: the zone waits (reading and sending
     /// nothing, so no version sent again by others is lost to the one to undo), then after ten
     /// runs undoes what it could read and goes on: a remote cannot stop it for good.

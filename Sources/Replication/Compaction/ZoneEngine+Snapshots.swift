@@ -8,9 +8,12 @@ extension ZoneEngine {
     /// part missing, altered or still arriving) is passed over.
     func startFromSnapshots(_ listing: inout ZoneListing, state: ZoneSyncState, into report: inout ZoneSyncReport) throws -> Bool {
         guard !listing.manifests.isEmpty else { return false }
-        // This device's own batches count too: restored from an older backup, it lacks them.
+        // This device's own batches count too: restored from an older backup, it lacks them;
+        // after an undo, all of them are read again.
         var cursors = state.cursors
-        cursors[store.deviceID] = max(cursors[store.deviceID] ?? 0, state.nextSequence - 1)
+        if try (store.bookkeepingValue(SyncTables.rereadOwnKey).flatMap(Self.decodeNumber) ?? 0) == 0 {
+            cursors[store.deviceID] = max(cursors[store.deviceID] ?? 0, state.nextSequence - 1)
+        }
         // A batch quarantined whole counts as unread here, though the cursor is past it: once
         // it is collected, a snapshot that covers it is the only way to what it held.
         var held = try store.quarantinedObjects().compactMap { entry in
