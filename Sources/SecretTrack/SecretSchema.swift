@@ -45,5 +45,6 @@ enum SecretSchema {
         SecretStore.epochKeysMigration,
         Journal.clockIndexMigration,
         SecretStore.conflictContextsMigration,
+        SecretStore.replacedDeletionsMigration,
     ])
 }

@@ -107,7 +107,10 @@ extension SecretStore {
     public func collectExpiredConflicts(now: Int64 = Int64(HybridLogicalClock.wallMilliseconds() / 1_000)) throws -> Int {
         try write("collect expired conflicts") { db in
             try db.run("DELETE FROM secret_conflicts WHERE recorded_at < ?", [now - Self.conflictRetentionDays * 86_400])
-            return db.changes
+            let collected = db.changes
+            // Own deletions kept for an undo: no revocation race lasts that long.
+            try db.run("DELETE FROM replaced_deletions WHERE recorded_at < ?", [now - Self.conflictRetentionDays * 86_400])
+            return collected
         }
     }
 

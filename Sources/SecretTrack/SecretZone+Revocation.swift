@@ -19,7 +19,9 @@ extension SecretZone {
                                [reference, version.clock, version.device])
                     if db.changes > 0 { undone.insert(version) }
                 }
-                if !undone.isEmpty { try reinstateOwnLoser(db, reference, beatenBy: undone) }
+                if !undone.isEmpty, try !SecretStore.reinstateReplacedDeletion(db, reference, beatenBy: undone) {
+                    try reinstateOwnLoser(db, reference, beatenBy: undone)
+                }
             }
             try SyncTables.undid(db, zone: zone)
         }

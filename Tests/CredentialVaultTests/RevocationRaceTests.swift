@@ -116,6 +116,29 @@ final class RevocationRaceTests: CompactionTestCase {
         }
     }
 
+    /// B deleted a password and had not sent the deletion when R's later deletion of it, past
+    /// R's cutoff, replaced B's marker. The undo removes R's marker; B's own deletion must stand
+    /// again and go out, or the password would come back from history everywhere.
+    func testAnUndoPutsBackTheOwnDeletionTheUndoneVersionReplaced() throws {
+        let r = try device("r"), b = try device("b"), x = try device("x")
+        try x.addHost(label: "shared", password: "first")
+        for device in [x, r, b] { try sync(device) }
+        let reference = SecretReference.hostPassword(try XCTUnwrap(try b.config.hosts().first).id).key
+        try b.secrets.delete(reference)
+        try r.secrets.delete(reference)
+        let cutoff = try x.secretZone.syncState().cursors["r"] ?? 0
+        _ = try run(r, revoked: [:], secrets: true)
+        _ = try run(b, revoked: [:], secrets: true)
+
+        XCTAssertEqual(try run(b, revoked: ["r": cutoff], secrets: true).undidRevoked, ["r"])
+        guard case .deleted(let marker) = try b.secrets.state(of: reference) else { return XCTFail("B's deletion is gone") }
+        XCTAssertEqual(marker.version.device, "b", "B's own marker")
+        _ = try run(x, revoked: ["r": cutoff], secrets: true)
+        guard case .deleted = try x.secrets.state(of: reference) else { return XCTFail("the password came back on X") }
+        _ = try run(b, revoked: ["r": cutoff], secrets: true)
+        try assertSame(x, as: try b.dump())
+    }
+
     /// X's host, sent, edited by R in a batch past R's cutoff that only X took in. B never read
     /// the host before it learned of the revocation, so it has nothing to send again. X's undo
     /// removes R's version; X's own history must bring its host back.
