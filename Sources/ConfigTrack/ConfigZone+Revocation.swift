@@ -16,7 +16,7 @@ extension ConfigZone {
                     try db.run("DELETE FROM config_tombstones WHERE record_name = ?", [name])
                 }
             }
-            try SyncTables.undid(db, zone: zone)
+            try SyncTables.undid(db, zone: zone, device: device)
         }
     }
 

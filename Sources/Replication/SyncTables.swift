@@ -299,19 +299,20 @@ public enum SyncTables {
 
     static let inspectedPrefix = "inspected:"
 
-    /// After `ZoneStore.undoRevoked`: every writer's objects are read again (merging is
-    /// idempotent), so a record whose standing version was removed gets back the version it had
-    /// before from the history still on the remote, besides what members send again. This
-    /// device's own too, through its last one (`rereadOwnKey`): a version it sent that the undone
-    /// one replaced may be on no other device to send it again. Its own sequence is kept.
-    public static func undid(_ db: Connection, zone: String) throws {
-        let next = try state(db, zone: zone).nextSequence
-        try restart(db, zone: zone, nextSequence: next)
-        try setValue(db, zone: zone, key: rereadOwnKey, ZoneEngine.encodeNumber(next - 1))
+    /// After `ZoneStore.undoRevoked` of `device`'s objects: every writer's objects this device
+    /// has read are read again, its own included (`rereadHistoryKey`; merging is idempotent), so
+    /// a record whose standing version was removed gets back the version it had before from the
+    /// history still on the remote, besides what members send again. Cursors stay where they
+    /// are: reading again from the start could not pass a batch collected since, and this
+    /// device would read nothing more of that writer. Only `device`'s taken-in mark goes (its
+    /// undo is done); the others still say what this device took in, for later revocations.
+    public static func undid(_ db: Connection, zone: String, device: String) throws {
+        try db.run("DELETE FROM replication_values WHERE zone = ? AND key = ?", [zone, appliedPrefix + device])
+        try setValue(db, zone: zone, key: rereadHistoryKey, ZoneEngine.encodeNumber(1))
     }
 
-    /// This device's own objects to read again, through that sequence (0: none).
-    static let rereadOwnKey = "reread-own"
+    /// Whether history is to be read again (1) or not (0, or none).
+    static let rereadHistoryKey = "reread-history"
 
     /// After `ZoneStore.republishRevoked`: the revoked `device`'s objects were inspected
     /// through `sequence`.

@@ -62,18 +62,27 @@ extension ZoneEngine {
         return true
     }
 
-    /// After an undo (`SyncTables.undid`): this device's own objects after `cursor` (where a
-    /// snapshot the read started from left it) through `through`, merged like anyone's. One
-    /// that cannot be read now is passed over: collected, a snapshot covers it, and what is
-    /// neither cannot be brought back by waiting. Done once: the mark is cleared after.
-    func rereadOwn(_ objects: [UInt64: String], after cursor: UInt64, through: UInt64, queue: inout ApplyQueue, into report: inout ZoneSyncReport) throws {
-        for sequence in objects.keys.sorted() where sequence > cursor && sequence <= through {
-            guard let incoming = try fetchObject(objects[sequence]!, device: store.deviceID, sequence: sequence, into: &report) else { continue }
-            try queue.add(IncomingBatch(device: incoming.device, sequence: sequence, envelopes: incoming.envelopes, rejected: incoming.rejected,
-                                        advancesCursor: false), into: &report)
+    /// After an undo (`SyncTables.undid`): every object this device has read — each writer's
+    /// batches through its cursor (a revoked writer's through its cutoff), its own through the
+    /// last it published — merged again without moving a cursor, and the best snapshot that may
+    /// be a base, for history collected since. One that cannot be read now is passed over:
+    /// waiting would not bring a collected one back. Done once: the mark is cleared after.
+    func rereadHistory(_ listing: inout ZoneListing, state: ZoneSyncState, queue: inout ApplyQueue, into report: inout ZoneSyncReport) throws {
+        for manifest in try manifests(&listing).filter({ listing.isComplete($0) && withinCutoffs($0) }) {
+            if try apply(manifest, into: &report) { break }
+        }
+        let cutoffs = seal.cutoffs(zone: store.zone)
+        for (device, objects) in listing.batches.sorted(by: { $0.key < $1.key }) {
+            let read = device == store.deviceID ? state.nextSequence - 1 : state.cursors[device] ?? 0
+            let through = min(read, cutoffs[device] ?? read)
+            for sequence in objects.keys.sorted() where sequence <= through {
+                guard let incoming = try fetchObject(objects[sequence]!, device: device, sequence: sequence, into: &report) else { continue }
+                try queue.add(IncomingBatch(device: device, sequence: sequence, envelopes: incoming.envelopes, rejected: incoming.rejected,
+                                            advancesCursor: false), into: &report)
+            }
         }
         try queue.flush(into: &report)
-        try store.setBookkeepingValue(SyncTables.rereadOwnKey, Self.encodeNumber(0))
+        try store.setBookkeepingValue(SyncTables.rereadHistoryKey, Self.encodeNumber(0))
     }
 
     /// The envelopes (removals left out) of `device`'s batch `sequence`, opened past its cutoff;

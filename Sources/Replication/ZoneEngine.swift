@@ -84,12 +84,12 @@ public struct ZoneEngine: Sendable {
             return listing
         }
         var state = try store.syncState()
-        let rereadOwnThrough = try store.bookkeepingValue(SyncTables.rereadOwnKey).flatMap(Self.decodeNumber) ?? 0
         report.shortfalls = try shortfalls(&listing, state: state)
         if try startFromSnapshots(&listing, state: state, into: &report) { state = try store.syncState() }
         let byDevice = listing.batches
-        if rereadOwnThrough > 0 {
-            try rereadOwn(byDevice[store.deviceID] ?? [:], after: state.cursors[store.deviceID] ?? 0, through: rereadOwnThrough, queue: &queue, into: &report)
+        if try (store.bookkeepingValue(SyncTables.rereadHistoryKey).flatMap(Self.decodeNumber) ?? 0) > 0 {
+            try rereadHistory(&listing, state: state, queue: &queue, into: &report)
+            state = try store.syncState()
         }
         for device in byDevice.keys.sorted() {
             // This device's own objects are read only past what it remembers publishing (after a

@@ -23,7 +23,7 @@ extension SecretZone {
                     try reinstateOwnLoser(db, reference, beatenBy: undone)
                 }
             }
-            try SyncTables.undid(db, zone: zone)
+            try SyncTables.undid(db, zone: zone, device: device)
         }
     }
 

@@ -74,8 +74,10 @@ final class ConvergenceTests: XCTestCase {
     /// Fresh seeds that once failed, run every time beside the fixed ones:
     /// 459834527299633, 2464 — a body that lost to a revoked device's version, undone, was gone;
     /// 2837 — a device that undid lacked its own sent history;
-    /// 1531 — an unsent deletion replaced by a revoked device's, undone, let the secret back.
-    private static let seedsThatFoundDefects: [UInt64] = [459_834_527_299_633, 2464, 2837, 1531]
+    /// 1531 — an unsent deletion replaced by a revoked device's, undone, let the secret back;
+    /// 1877, 2919, 459835440830477 — an undo moved cursors back behind collected batches, and
+    /// devices joined by approval never got records every snapshot then claimed unread.
+    private static let seedsThatFoundDefects: [UInt64] = [459_834_527_299_633, 2464, 2837, 1531, 1877, 2919, 459_835_440_830_477]
 
     /// One plain and one encrypted Ed25519 key, made once for all seeds.
     private static func keyFiles() throws -> VaultDevice.KeyFiles {

@@ -139,6 +139,33 @@ final class RevocationRaceTests: CompactionTestCase {
         try assertSame(x, as: try b.dump())
     }
 
+    /// An undo reads history again without moving a cursor back: X's first batch is gone from the
+    /// remote (collected, with no snapshot), and B, having undone R, still reads what X writes
+    /// afterwards — including the host R's batch touched, which X sends again.
+    func testAnUndoKeepsReadingWritersWhoseEarlyBatchesAreGone() throws {
+        let r = try device("r"), b = try device("b"), x = try device("x")
+        for round in 0..<2 {
+            try x.addHost(label: "x-\(round)", password: nil)
+            _ = try run(x, revoked: [:])
+        }
+        _ = try run(r, revoked: [:])
+        _ = try run(b, revoked: [:])
+        try r.editPort(try XCTUnwrap(try r.config.hosts().first { $0.label == "x-0" }), port: 2222)
+        _ = try run(r, revoked: [:])
+        _ = try run(b, revoked: [:])
+        let cutoff = try XCTUnwrap(try b.configZone.syncState().cursors["r"]) - 1
+        try remote.delete(Batch.objectName(zone: "config", device: "x", sequence: 1))
+        let before = try b.configZone.syncState().cursors["x"]
+
+        XCTAssertEqual(try run(b, revoked: ["r": cutoff]).undidRevoked, ["r"])
+        XCTAssertEqual(try b.configZone.syncState().cursors["x"], before, "no cursor moved back")
+        try x.addHost(label: "x-later", password: nil)
+        _ = try run(x, revoked: ["r": cutoff])
+        _ = try run(b, revoked: ["r": cutoff])
+        XCTAssertEqual(Set(try b.config.hosts().map(\.label)), ["x-0", "x-1", "x-later"], "X's later batch read, and X-0 sent again by X")
+        XCTAssertEqual(try b.config.hosts().first { $0.label == "x-0" }?.port, 22)
+    }
+
     /// X's host, sent, edited by R in a batch past R's cutoff that only X took in. B never read
     /// the host before it learned of the revocation, so it has nothing to send again. X's undo
     /// removes R's version; X's own history must bring its host back.

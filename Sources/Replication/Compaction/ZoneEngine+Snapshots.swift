@@ -8,12 +8,9 @@ extension ZoneEngine {
     /// part missing, altered or still arriving) is passed over.
     func startFromSnapshots(_ listing: inout ZoneListing, state: ZoneSyncState, into report: inout ZoneSyncReport) throws -> Bool {
         guard !listing.manifests.isEmpty else { return false }
-        // This device's own batches count too: restored from an older backup, it lacks them;
-        // after an undo, all of them are read again.
+        // This device's own batches count too: restored from an older backup, it lacks them.
         var cursors = state.cursors
-        if try (store.bookkeepingValue(SyncTables.rereadOwnKey).flatMap(Self.decodeNumber) ?? 0) == 0 {
-            cursors[store.deviceID] = max(cursors[store.deviceID] ?? 0, state.nextSequence - 1)
-        }
+        cursors[store.deviceID] = max(cursors[store.deviceID] ?? 0, state.nextSequence - 1)
         // A batch quarantined whole counts as unread here, though the cursor is past it: once
         // it is collected, a snapshot that covers it is the only way to what it held.
         var held = try store.quarantinedObjects().compactMap { entry in
@@ -93,7 +90,7 @@ extension ZoneEngine {
     /// Reads and applies every part, in order, each in its own transaction; the last one also
     /// moves the cursors to the snapshot's vector. Parts already applied when a later one turns
     /// out unreadable stay applied — merging is idempotent — and the cursors stay where they were.
-    private func apply(_ manifest: SnapshotManifest, into report: inout ZoneSyncReport) throws -> Bool {
+    func apply(_ manifest: SnapshotManifest, into report: inout ZoneSyncReport) throws -> Bool {
         for (index, part) in manifest.parts.enumerated() {
             let name = CompactionObjectName(device: manifest.device, number: manifest.number, kind: .snapshotPart(index)).objectName(zone: store.zone)
             guard let bytes = try readObject(name), GenericHash.hash(bytes) == part.digest,
