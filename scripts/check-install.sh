@@ -46,6 +46,8 @@ needed=$(readelf -d "$fresh/usr/local/bin/credctl" | sed -n 's/.*(NEEDED).*\[\(.
 [ "$needed" = "libc.so.6 libm.so.6 libsodium.so.23 libsqlite3.so.0" ] \
     || fail "the installed credctl links more than libc, libm, libsodium and libsqlite3: $needed"
 ! readelf -d "$fresh/usr/local/bin/credctl" | grep -q 'R\(UN\)\?PATH' || fail "the installed credctl has a RUNPATH"
+# Its relative relocations packed (lld, -z pack-relative-relocs): a few kilobytes for the loader.
+readelf -d "$fresh/usr/local/bin/credctl" | grep -q '(RELR)' || fail "the installed credctl's relocations are not packed (no DT_RELR)"
 uninstall_from "$fresh"
 [ -z "$(leftovers "$fresh")" ] || fail "make uninstall left $(leftovers "$fresh" | paste -sd' ')"
 

@@ -6,7 +6,9 @@ import SystemErrors
 /// `credctl`'s entry point: parse, validate, run, and turn every failure into a message and a
 /// documented exit status.
 public enum CLI {
-    public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
+    /// `endsProcess`: the process exits when this returns (the credctl program), so what the
+    /// kernel releases at exit need not be torn down first (`VaultsKeptUntilExit`).
+    public static func main(_ arguments: [String], environment: [String: String], endsProcess: Bool = false) -> Int32 {
         // Every file this process creates is private to the user.
         umask(0o077)
         // Before anything is read — the askpass client below receives a password too.
@@ -23,7 +25,7 @@ public enum CLI {
            arguments.count <= 1, !(arguments.first.map(isOwnWord) ?? false) {
             return AskpassClient.run(prompt: arguments.first ?? "", socket: socket, token: token, environment: environment)
         }
-        let status = run(arguments, environment: environment)
+        let status = run(arguments, environment: environment, endsProcess: endsProcess)
         if status == ExitStatus.success, let error = Output.standardOutputFailed {
             report("Could not write to standard output (\(SystemError.describe(error))); the output is incomplete.", hint: nil)
             return ExitStatus.failure
@@ -31,7 +33,7 @@ public enum CLI {
         return status
     }
 
-    private static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+    private static func run(_ arguments: [String], environment: [String: String], endsProcess: Bool) -> Int32 {
         let parser = ArgumentParser(commands: CommandTable.all, hidden: CommandTable.hidden)
         do {
             switch try parser.parse(arguments) {
@@ -41,9 +43,12 @@ public enum CLI {
                 try printHelp(topic)
             case .run(let type, let parsed, let globals):
                 let command = try type.init(parsed)
-                let context = Context(globals: globals, environment: environment)
+                let context = Context(globals: globals, environment: environment, keptUntilExit: endsProcess ? VaultsKeptUntilExit() : nil)
                 // Also after a failure: an edit committed before it is to be sent all the same.
-                defer { context.tellAgentOfEdits() }
+                defer {
+                    context.tellAgentOfEdits()
+                    context.keptUntilExit?.commandEnded()
+                }
                 try command.run(context)
             }
             return ExitStatus.success

@@ -12,6 +12,8 @@ struct Context {
     /// Where this vault's agent listens (`agentPlace`): resolving the vault's path takes a
     /// realpath of it and of the default vault's, which a read would otherwise do twice.
     let agentPlaceOnce = ComputedOnce<AgentPlace>()
+    /// Set when the process ends with the command: read-only vaults are then not closed.
+    let keptUntilExit: VaultsKeptUntilExit?
 
     var json: Bool { globals.json }
 
@@ -46,6 +48,7 @@ struct Context {
     /// vault, which may then be opened read-only (`Vault.openToRead`).
     func openVault(toRead: Bool = false) throws -> Vault {
         let vault = toRead ? try Vault.openToRead(at: vaultPath) : try Vault.open(at: vaultPath)
+        if vault.isReadOnly { keptUntilExit?.keep(vault) }
         // Only an agent is told of edits afterwards (`tellAgentOfEdits`). Without its socket (no
         // agent and no socket unit) there is no one to tell, and noting where the edits stand
         // costs a query in each track: a command that only reads would pay it for nothing.

@@ -125,6 +125,9 @@ public final class Vault: Sendable {
         return Vault(directory: directory, config: config, secrets: secrets)
     }
 
+    /// Whether this vault was opened read-only (`openToRead`): nothing of it can be written.
+    public var isReadOnly: Bool { secrets.isReadOnly }
+
     /// Lets go of the snapshots a vault opened by `openToRead` reads, before a wait of unknown
     /// length (a prompt, the desktop keyring): a held snapshot keeps every other process's
     /// checkpoints from passing it, and an unlock must see key slots changed meanwhile. Reads

@@ -14,9 +14,10 @@ public final class Connection {
 
     /// Process-wide SQLite settings, applied once before the first connection.
     private static let configured: Bool = {
-        // SQLITE_MISUSE here means SQLite was initialised elsewhere first; the setting is only
-        // an optimisation, so that is not an error.
+        // SQLITE_MISUSE here means SQLite was initialised elsewhere first; the settings are only
+        // optimisations, so that is not an error.
         _ = csqlite_disable_memory_statistics()
+        _ = csqlite_no_initial_page_cache()
         return true
     }()
 

@@ -9,4 +9,4 @@ while let pointer = entry.pointee {
     if let equals = pair.firstIndex(of: "=") { environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...]) }
     entry += 1
 }
-exit(CLI.main(Array(CommandLine.arguments.dropFirst()), environment: environment))
+exit(CLI.main(Array(CommandLine.arguments.dropFirst()), environment: environment, endsProcess: true))
