@@ -58,6 +58,7 @@ enum ConfigSchema {
         labelKeysMigration,
         identityConfirmationMigration,
         Journal.clockIndexMigration,
+        ReplacedRemovals.migration,
     ])
 
     /// Identities may ask for confirmation on each use: `confirm` (0 or 1), a field group added

@@ -49,7 +49,9 @@ extension ConfigStore {
     public func collectExpiredConflicts(now: Int64 = Int64(HybridLogicalClock.wallMilliseconds() / 1_000)) throws -> Int {
         try write("collect expired config conflicts") { db in
             try db.run("DELETE FROM config_conflicts WHERE recorded_at < ?", [now - Self.conflictRetentionDays * 86_400])
-            return db.changes
+            let collected = db.changes
+            try ReplacedRemovals.collect(db, before: now - Self.conflictRetentionDays * 86_400)
+            return collected
         }
     }
 

@@ -30,19 +30,21 @@ extension ConfigZone {
         }
         // A deletion is terminal for its incarnation and the ones before: only a later
         // incarnation (a record brought back) lives again.
-        var revives = false
+        var revived: Envelope?
         if stored == nil, tombstones, let ended = try tombstone(db, recordName: envelope.recordName, kind: type.kind) {
             guard envelope.incarnation > ended.incarnation else { return .ignored }
-            revives = true
+            revived = ended
         }
         guard let stored else {
             if let refused = try storing({ try store(db, type, key: key, values: incoming.values, stamps: incoming.stamps, incarnation: envelope.incarnation) }) {
                 return refused
             }
             // The tombstone goes only once the later incarnation is stored in its place.
-            if revives {
+            if let revived {
+                // A deletion of the earlier incarnation waiting to be sent is moot — unless the
+                // later one is undone (a revoked device's): it is kept for that.
+                if pending, revived.version.device == deviceID { try ReplacedRemovals.keep(db, own: revived, winner: envelope.version) }
                 try Self.dropTombstone(db, recordName: envelope.recordName)
-                // A deletion of the earlier incarnation waiting to be sent is moot.
                 if pending { try Journal.discard(db, recordName: envelope.recordName) }
             }
             return .applied
@@ -106,8 +108,10 @@ extension ConfigZone {
                                pending: Bool, tombstones: Bool, removal: VersionContext?) throws -> MergeOutcome {
         // Of two deletions the later incarnation's, then the newer, stands (`Merge`); the same
         // one again, in any format, changes nothing.
-        if stored == nil, tombstones, let local = try tombstone(db, recordName: envelope.recordName, kind: type.kind), !Merge.wins(envelope, over: local) {
-            return .ignored
+        if stored == nil, tombstones, let local = try tombstone(db, recordName: envelope.recordName, kind: type.kind) {
+            guard Merge.wins(envelope, over: local) else { return .ignored }
+            // A removal of this device's own, not sent yet, replaced: kept for an undo of the winner.
+            if pending, local.version.device == deviceID { try ReplacedRemovals.keep(db, own: local, winner: envelope.version) }
         }
         // A deletion ends its incarnation and the ones before, never a later one.
         if let stored, stored.incarnation > envelope.incarnation { return .ignored }

@@ -45,6 +45,6 @@ enum SecretSchema {
         SecretStore.epochKeysMigration,
         Journal.clockIndexMigration,
         SecretStore.conflictContextsMigration,
-        SecretStore.replacedDeletionsMigration,
+        ReplacedRemovals.migration,
     ])
 }

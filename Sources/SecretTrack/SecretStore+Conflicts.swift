@@ -108,8 +108,7 @@ extension SecretStore {
         try write("collect expired conflicts") { db in
             try db.run("DELETE FROM secret_conflicts WHERE recorded_at < ?", [now - Self.conflictRetentionDays * 86_400])
             let collected = db.changes
-            // Own deletions kept for an undo: no revocation race lasts that long.
-            try db.run("DELETE FROM replaced_deletions WHERE recorded_at < ?", [now - Self.conflictRetentionDays * 86_400])
+            try ReplacedRemovals.collect(db, before: now - Self.conflictRetentionDays * 86_400)
             return collected
         }
     }

@@ -19,12 +19,27 @@ extension SecretZone {
                                [reference, version.clock, version.device])
                     if db.changes > 0 { undone.insert(version) }
                 }
-                if !undone.isEmpty, try !SecretStore.reinstateReplacedDeletion(db, reference, beatenBy: undone) {
+                if !undone.isEmpty, try !reinstateOwnRemoval(db, reference, beatenBy: undone) {
                     try reinstateOwnLoser(db, reference, beatenBy: undone)
                 }
             }
             try SyncTables.undid(db, zone: zone, device: device)
         }
+    }
+
+    /// This device's own deletion of `reference`, not sent yet, that a version just undone
+    /// replaced (`ReplacedRemovals`) stands again and is sent — unless a later life stands or a
+    /// deletion of its life or a later one remains. Returns whether one did.
+    private func reinstateOwnRemoval(_ db: Connection, _ reference: String, beatenBy undone: Set<RecordVersion>) throws -> Bool {
+        guard let own = try ReplacedRemovals.take(db, recordName: reference, beatenBy: undone),
+              try db.queryFirst("SELECT 1 FROM secret_items WHERE reference = ? AND incarnation > ?", [reference, own.incarnation], { _ in true }) == nil,
+              try db.queryFirst("SELECT 1 FROM deletion_markers WHERE reference = ? AND incarnation >= ? AND local_only = 0", [reference, own.incarnation], { _ in true }) == nil
+        else { return false }
+        try db.run("INSERT OR REPLACE INTO deletion_markers (reference, incarnation, version_clock, version_device, local_only, context) VALUES (?, ?, ?, ?, 0, ?)",
+                   [reference, own.incarnation, own.version.clock, own.version.device, SecretStore.stored(own.context, version: own.version)])
+        try db.run("DELETE FROM secret_items WHERE reference = ? AND incarnation <= ?", [reference, own.incarnation])
+        try ReplacedRemovals.restore(db, recordName: reference, kind: SecretStore.itemKind, own)
+        return true
     }
 
     /// This device's own body of `reference` that lost to a version just undone stands again,

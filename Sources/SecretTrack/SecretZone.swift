@@ -91,7 +91,7 @@ public struct SecretZone: SQLiteZoneStore {
             return .ignored
         }
         // A deletion of this device's own, not sent yet, replaced: kept for an undo of the winner.
-        if let local, local.deleted, pending, local.version.device == deviceID { try SecretStore.keepReplacedDeletion(db, local, winner: envelope.version) }
+        if let local, local.deleted, pending, local.version.device == deviceID { try ReplacedRemovals.keep(db, own: local, winner: envelope.version) }
         // A deletion's context came in its removal, just before it (none from an older build).
         if envelope.deleted {
             context = removal

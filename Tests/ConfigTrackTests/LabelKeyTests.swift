@@ -61,7 +61,11 @@ final class LabelKeyTests: ConfigTestCase {
         try db.execute("ALTER TABLE identities DROP COLUMN confirm")
         try db.run("UPDATE identities SET fields = NULL")
         try db.execute("DROP INDEX replication_journal_clock")
-        try db.run("DELETE FROM schema_migrations WHERE name IN ('config: label keys', 'config: identity confirmation', 'replication: the journal''s newest edit by index')")
+        try db.execute("DROP TABLE replication_replaced_removals")
+        try db.run("""
+            DELETE FROM schema_migrations WHERE name IN ('config: label keys', 'config: identity confirmation', 'replication: the journal''s newest edit by index',
+                                                         'replication: own unsent removals replaced from elsewhere')
+            """)
         try db.run("UPDATE identities SET label = ?", [decomposed])
         try reopen()
         XCTAssertEqual(try store.host("WEB-1").label, "Web-1")

@@ -139,6 +139,27 @@ final class RevocationRaceTests: CompactionTestCase {
         try assertSame(x, as: try b.dump())
     }
 
+    /// The same for a config record: B removed a host and had not sent the removal when R's
+    /// later removal, past R's cutoff, replaced B's tombstone. The host must stay removed.
+    func testAnUndoPutsBackTheOwnRemovalTheUndoneVersionReplaced() throws {
+        let r = try device("r"), b = try device("b"), x = try device("x")
+        try x.addHost(label: "shared", password: nil)
+        for device in [x, r, b] { _ = try run(device, revoked: [:]) }
+        let id = try XCTUnwrap(try b.config.hosts().first).id
+        try b.config.removeHost(id: id)
+        try r.config.removeHost(id: id)
+        let cutoff = try x.configZone.syncState().cursors["r"] ?? 0
+        _ = try run(r, revoked: [:])
+        _ = try run(b, revoked: [:])
+
+        XCTAssertEqual(try run(b, revoked: ["r": cutoff]).undidRevoked, ["r"])
+        XCTAssertEqual(try b.config.hosts(), [], "the host stays removed on B")
+        _ = try run(x, revoked: ["r": cutoff])
+        XCTAssertEqual(try x.config.hosts(), [], "and goes from X")
+        _ = try run(b, revoked: ["r": cutoff])
+        try assertSame(x, as: try b.dump())
+    }
+
     /// An undo reads history again without moving a cursor back: X's first batch is gone from the
     /// remote (collected, with no snapshot), and B, having undone R, still reads what X writes
     /// afterwards — including the host R's batch touched, which X sends again.

@@ -79,9 +79,9 @@ final class VaultOpenToReadTests: VaultTestCase {
     /// write, and migrated.
     func testAVaultThatNeedsAMigrationIsOpenedAsUsualAndMigrated() throws {
         _ = try makeVault()
-        let last = "replication: the journal's newest edit by index"
+        let last = "replication: own unsent removals replaced from elsewhere"
         XCTAssertEqual(try Connection.appliedNames(vaultPath + "/config.sqlite").last, last)
-        try rawSQL("config.sqlite", "DROP INDEX replication_journal_clock")
+        try rawSQL("config.sqlite", "DROP TABLE replication_replaced_removals")
         try rawSQL("config.sqlite", "DELETE FROM schema_migrations WHERE name = ?", [last])
         let vault = try Vault.openToRead(at: vaultPath)
         XCTAssertFalse(vault.secrets.isReadOnly)
