@@ -48,7 +48,9 @@ struct Context {
     /// vault, which may then be opened read-only (`Vault.openToRead`).
     func openVault(toRead: Bool = false) throws -> Vault {
         let vault = toRead ? try Vault.openToRead(at: vaultPath) : try Vault.open(at: vaultPath)
-        if vault.isReadOnly { keptUntilExit?.keep(vault) }
+        // Only a command that reads (none starts a child) keeps its vault, and so its keys, past
+        // its last use: `ssh` on a read-only mount must still let go of them before ssh starts.
+        if toRead, vault.isReadOnly { keptUntilExit?.keep(vault) }
         // Only an agent is told of edits afterwards (`tellAgentOfEdits`). Without its socket (no
         // agent and no socket unit) there is no one to tell, and noting where the edits stand
         // costs a query in each track: a command that only reads would pay it for nothing.

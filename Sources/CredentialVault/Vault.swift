@@ -125,7 +125,8 @@ public final class Vault: Sendable {
         return Vault(directory: directory, config: config, secrets: secrets)
     }
 
-    /// Whether this vault was opened read-only (`openToRead`): nothing of it can be written.
+    /// Whether nothing of this vault can be written here: opened read-only (`openToRead`), or
+    /// its files or their file system refuse writing.
     public var isReadOnly: Bool { secrets.isReadOnly }
 
     /// Lets go of the snapshots a vault opened by `openToRead` reads, before a wait of unknown

@@ -44,9 +44,9 @@ public enum ReplacedRemovals {
             SELECT incarnation, version_clock, version_device, context, winner_clock, winner_device FROM replication_replaced_removals
             WHERE record_name = ? ORDER BY version_clock DESC
             """, [recordName]) { row in
-            (removal: Removal(incarnation: row.int64(0), version: RecordVersion(clock: row.uint64(1), device: row.text(2) ?? ""),
-                              context: RemovalLog.decodedContext(row.blob(3)) ?? VersionContext(only: RecordVersion(clock: row.uint64(1), device: row.text(2) ?? ""))),
-             winner: RecordVersion(clock: row.uint64(4), device: row.text(5) ?? ""))
+            let version = RecordVersion(clock: row.uint64(1), device: row.text(2) ?? "")
+            return (removal: Removal(incarnation: row.int64(0), version: version, context: RemovalLog.decodedContext(row.blob(3)) ?? VersionContext(only: version)),
+                    winner: RecordVersion(clock: row.uint64(4), device: row.text(5) ?? ""))
         }
         guard let own = kept.first(where: { undone.contains($0.winner) }) else { return nil }
         try db.run("DELETE FROM replication_replaced_removals WHERE record_name = ? AND winner_clock = ? AND winner_device = ?",

@@ -302,8 +302,8 @@ public enum SyncTables {
     /// After `ZoneStore.undoRevoked` of `device`'s objects: every writer's objects this device
     /// has read are read again, its own included (`rereadHistoryKey`; merging is idempotent), so
     /// a record whose standing version was removed gets back the version it had before from the
-    /// history still on the remote, besides what members send again. Cursors stay where they
-    /// are: reading again from the start could not pass a batch collected since, and this
+    /// history still on the remote, besides what members send again. No cursor moves back:
+    /// reading again from the start could not pass a batch collected since, and this
     /// device would read nothing more of that writer. Only `device`'s taken-in mark goes (its
     /// undo is done); the others still say what this device took in, for later revocations.
     public static func undid(_ db: Connection, zone: String, device: String) throws {

@@ -64,8 +64,8 @@ extension ZoneEngine {
 
     /// After an undo (`SyncTables.undid`): every object this device has read — each writer's
     /// batches through its cursor (a revoked writer's through its cutoff), its own through the
-    /// last it published — merged again without moving a cursor, and the best snapshot that may
-    /// be a base, for history collected since. One that cannot be read now is passed over:
+    /// last it published — merged again without moving a cursor, and first the best snapshot
+    /// that may be a base, for history collected since (its cursors only ever raise ours). One that cannot be read now is passed over:
     /// waiting would not bring a collected one back. Done once: the mark is cleared after.
     func rereadHistory(_ listing: inout ZoneListing, state: ZoneSyncState, queue: inout ApplyQueue, into report: inout ZoneSyncReport) throws {
         for manifest in try manifests(&listing).filter({ listing.isComplete($0) && withinCutoffs($0) }) {
@@ -75,8 +75,8 @@ extension ZoneEngine {
         for (device, objects) in listing.batches.sorted(by: { $0.key < $1.key }) {
             let read = device == store.deviceID ? state.nextSequence - 1 : state.cursors[device] ?? 0
             let through = min(read, cutoffs[device] ?? read)
-            for sequence in objects.keys.sorted() where sequence <= through {
-                guard let incoming = try fetchObject(objects[sequence]!, device: device, sequence: sequence, into: &report) else { continue }
+            for (sequence, name) in objects.sorted(by: { $0.key < $1.key }) where sequence <= through {
+                guard let incoming = try fetchObject(name, device: device, sequence: sequence, into: &report) else { continue }
                 try queue.add(IncomingBatch(device: device, sequence: sequence, envelopes: incoming.envelopes, rejected: incoming.rejected,
                                             advancesCursor: false), into: &report)
             }

@@ -25,7 +25,7 @@ extension SecretStore {
 
     private static let selectConflict = """
         SELECT id, reference, availability, incarnation, version_clock, version_device,
-               winner_deleted, winner_incarnation, winner_clock, winner_device, recorded_at, sealed_body FROM secret_conflicts
+               winner_deleted, winner_incarnation, winner_clock, winner_device, recorded_at, sealed_body, context FROM secret_conflicts
         """
 
     /// Keeps `lost` (sealed exactly as it was stored, with its write context) as beaten by
@@ -73,6 +73,37 @@ extension SecretStore {
             }
             return item
         }
+    }
+
+    /// After an undo removed `undone` versions of `reference` (a revoked device's, taken in past
+    /// its cutoff): the newest kept version that lost to one of them stands again as it was
+    /// (incarnation, version, write context, sealed body) and is sent. It may never have left
+    /// this device, so the history the undo reads again cannot bring it back, and with the
+    /// undone version gone nothing beats it any more. Not when something else stands or a
+    /// deletion that remains ends its incarnation: the conflict then stays. Called inside the
+    /// undo's transaction.
+    func reinstateConflict(_ db: Connection, _ reference: String, beatenBy undone: Set<RecordVersion>) throws {
+        let kept = try db.query(Self.selectConflict + " WHERE reference = ? ORDER BY version_clock DESC", [reference]) {
+            (conflict: Self.conflict($0), sealed: $0.blob(11) ?? [], context: $0.blob(12))
+        }
+        guard let loser = kept.first(where: { undone.contains($0.conflict.winner) }),
+              try db.queryFirst("SELECT 1 FROM secret_items WHERE reference = ?", [reference], { _ in true }) == nil,
+              try db.queryFirst("SELECT 1 FROM deletion_markers WHERE reference = ? AND incarnation >= ?", [reference, loser.conflict.lost.incarnation],
+                                { _ in true }) == nil
+        else { return }
+        let item = loser.conflict.lost
+        try db.run("""
+            INSERT INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body, context)
+            VALUES (?, ?, 0, ?, ?, ?, ?, ?)
+            """, [reference, item.availability.rawValue, item.incarnation, item.version.clock, item.version.device,
+                  try placeBody(loser.sealed, of: item, db), loser.context])
+        if item.availability == .syncable {
+            try Journal.record(db, JournalEntry(recordName: reference, kind: Self.itemKind, version: item.version, deleted: false, incarnation: item.incarnation))
+        }
+        try db.run("DELETE FROM secret_conflicts WHERE id = ?", [loser.conflict.id])
+        // Sealed in the epoch it was written in, as any body written before this device learnt of
+        // a later one: the next unlock's reseal moves it to the newest.
+        try db.run("DELETE FROM secret_meta WHERE key = 'resealed_epoch'")
     }
 
     /// The kept version `id` in the clear (for `conflicts show --reveal`). Needs the store unlocked.

@@ -20,7 +20,7 @@ extension SecretZone {
                     if db.changes > 0 { undone.insert(version) }
                 }
                 if !undone.isEmpty, try !reinstateOwnRemoval(db, reference, beatenBy: undone) {
-                    try reinstateOwnLoser(db, reference, beatenBy: undone)
+                    try store.reinstateConflict(db, reference, beatenBy: undone)
                 }
             }
             try SyncTables.undid(db, zone: zone, device: device)
@@ -40,38 +40,6 @@ extension SecretZone {
         try db.run("DELETE FROM secret_items WHERE reference = ? AND incarnation <= ?", [reference, own.incarnation])
         try ReplacedRemovals.restore(db, recordName: reference, kind: SecretStore.itemKind, own)
         return true
-    }
-
-    /// This device's own body of `reference` that lost to a version just undone stands again,
-    /// as it was (incarnation, version, write context, sealed body), and is sent: it may never
-    /// have left this device, so the history the undo reads again cannot bring it back, and
-    /// with the undone version gone nothing beats it any more. Not when something else stands
-    /// or a deletion that remains ends its incarnation; the kept conflict then stays.
-    private func reinstateOwnLoser(_ db: Connection, _ reference: String, beatenBy undone: Set<RecordVersion>) throws {
-        let kept = try db.query("""
-            SELECT id, availability, incarnation, version_clock, version_device, sealed_body, context, winner_clock, winner_device
-            FROM secret_conflicts WHERE reference = ? ORDER BY version_clock DESC
-            """, [reference]) { row in
-            (id: row.int64(0), item: SecretItem(reference: reference, availability: Availability(rawValue: row.text(1) ?? "") ?? .syncable, pinned: false,
-                                                incarnation: row.int64(2), version: RecordVersion(clock: row.uint64(3), device: row.text(4) ?? "")),
-             sealed: row.blob(5) ?? [], context: row.blob(6), winner: RecordVersion(clock: row.uint64(7), device: row.text(8) ?? ""))
-        }
-        guard let loser = kept.first(where: { undone.contains($0.winner) && $0.item.version.device == deviceID }),
-              try db.queryFirst("SELECT 1 FROM secret_items WHERE reference = ?", [reference], { _ in true }) == nil,
-              try db.queryFirst("SELECT 1 FROM deletion_markers WHERE reference = ? AND incarnation >= ?", [reference, loser.item.incarnation], { _ in true }) == nil
-        else { return }
-        let item = loser.item
-        try db.run("""
-            INSERT INTO secret_items (reference, availability, pinned, incarnation, version_clock, version_device, sealed_body, context)
-            VALUES (?, ?, 0, ?, ?, ?, ?, ?)
-            """, [reference, item.availability.rawValue, item.incarnation, item.version.clock, item.version.device,
-                  try store.placeBody(loser.sealed, of: item, db), loser.context])
-        if item.availability == .syncable {
-            try Journal.record(db, JournalEntry(recordName: reference, kind: SecretStore.itemKind, version: item.version, deleted: false, incarnation: item.incarnation))
-        }
-        try db.run("DELETE FROM secret_conflicts WHERE id = ?", [loser.id])
-        // Sealed in the epoch it was written in: the next unlock's reseal moves it to the newest.
-        try db.run("DELETE FROM secret_meta WHERE key = 'resealed_epoch'")
     }
 
     public func republishRevoked(_ device: String, records: [String], inspectedThrough: UInt64) throws {

@@ -3,7 +3,8 @@ import CredentialVault
 import XCTest
 
 /// The credctl program does not close the read-only vaults of a command that ends the process,
-/// yet their keys are wiped when the command is done; a vault opened to write is never kept.
+/// yet their keys are wiped when the command is done; a vault opened to write is never kept, nor
+/// is one a command opens without asking to read only (it may start ssh after its last use).
 final class VaultsKeptUntilExitTests: CredctlTestCase {
     func testAKeptVaultOutlivesTheCommandLocked() throws {
         try initVault()
@@ -20,7 +21,7 @@ final class VaultsKeptUntilExitTests: CredctlTestCase {
         XCTAssertFalse(survivor.isUnlocked, "its keys are wiped")
     }
 
-    func testOnlyReadOnlyVaultsAreKept() throws {
+    func testOnlyVaultsOpenedToReadAreKept() throws {
         try initVault()
         XCTAssertFalse(try Vault.open(at: vaultPath).isReadOnly)
         let context = Context(globals: GlobalOptions(), environment: ["CREDCTL_VAULT": vaultPath], keptUntilExit: VaultsKeptUntilExit())
