@@ -48,6 +48,27 @@ needed=$(readelf -d "$fresh/usr/local/bin/credctl" | sed -n 's/.*(NEEDED).*\[\(.
 ! readelf -d "$fresh/usr/local/bin/credctl" | grep -q 'R\(UN\)\?PATH' || fail "the installed credctl has a RUNPATH"
 # Its relative relocations packed (lld, -z pack-relative-relocs): a few kilobytes for the loader.
 readelf -d "$fresh/usr/local/bin/credctl" | grep -q '(RELR)' || fail "the installed credctl's relocations are not packed (no DT_RELR)"
+# The functions of the commands run most come first and together (make release, startup-order.txt):
+# most of those listed still exist, and credctl's own among them span little more than their
+# size (about 20 times it when the order is not applied). Stale: make startup-order.
+nm -S -t d --defined-only "$fresh/usr/local/bin/credctl" > "$work/symbols"
+modules=$(find Sources -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | grep -v '^C[A-Z]' | paste -sd' ')
+layout=$(awk -v modules="$modules" '
+    BEGIN { n = split(modules, m, " "); for (i = 1; i <= n; i++) own["$s" length(m[i]) m[i]] = 1 }
+    FNR == NR { if ($0 !~ /^#/ && NF) { listed[$1] = 1; count++ } next }
+    NF == 4 && $3 ~ /^[tTwW]$/ && ($4 in listed) && !($4 in seen) {
+        seen[$4] = 1; found++
+        if (!match($4, /^\$s[0-9]+/)) next
+        prefix = substr($4, 1, RLENGTH); name = substr($4, RLENGTH + 1, substr(prefix, 3) + 0)
+        if (!((prefix name) in own)) next
+        start = $1 + 0; end = start + $2; size += $2
+        if (low == "" || start < low) low = start
+        if (end > high) high = end
+    }
+    END { printf "%d %d %.2f\n", count, found, (high - low) / size }' scripts/startup-order.txt "$work/symbols")
+read -r listed found spread <<< "$layout"
+[ $((found * 10)) -ge $((listed * 9)) ] || fail "only $found of the $listed functions in scripts/startup-order.txt are in credctl: run make startup-order"
+awk -v s="$spread" 'BEGIN { exit !(s <= 1.5) }' || fail "credctl's own start-up functions span $spread times their size: scripts/startup-order.txt was not applied"
 uninstall_from "$fresh"
 [ -z "$(leftovers "$fresh")" ] || fail "make uninstall left $(leftovers "$fresh" | paste -sd' ')"
 
