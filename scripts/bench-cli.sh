@@ -7,14 +7,19 @@
 # bench-results/cli.json.
 #
 # Usage: scripts/bench-cli.sh BIN_DIR    (a release build directory holding credctl and credbench)
-# BENCH_CLI_SIZES (ascending; default "1000 10000"), BENCH_CLI_HYPERFINE (default "--warmup 3 --min-runs 20");
-# BENCH_CLI_KEEP=1 leaves the stores behind.
+# BENCH_CLI_SIZES (ascending; default "1000 10000"), BENCH_CLI_HYPERFINE (default "--warmup 3 --min-runs 20"),
+# BENCH_CLI_ROUNDS (default 3); BENCH_CLI_KEEP=1 leaves the stores behind.
+#
+# Every row is timed once per round, the rounds one after another, and its samples pooled: a
+# shared machine's speed drifts over the minutes a run takes, and a row timed only at the start
+# would be compared with one timed only at the end.
 set -euo pipefail
 
 bin=$(cd "${1:?usage: scripts/bench-cli.sh BIN_DIR}" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
 read -r -a sizes <<< "${BENCH_CLI_SIZES:-1000 10000}"
 read -r -a hyperfine_options <<< "${BENCH_CLI_HYPERFINE:---warmup 3 --min-runs 20}"
+rounds=${BENCH_CLI_ROUNDS:-3}
 largest=${sizes[-1]}
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-cli.XXXXXX")
 results=$work/results
@@ -43,10 +48,9 @@ version() { dpkg-query -W -f '${Version}' "$1" 2>/dev/null || echo "?"; }
 # Entry names as credbench names its vault's hosts.
 labels() { awk -v count="$1" 'BEGIN { for (i = 0; i < count; i++) printf "host-%06d\n", i }'; }
 
-row=0
 # measure NAME EXPECTED VAR=VALUE... -- COMMAND ARGUMENT...
 # Runs the command once and checks it prints EXPECTED (any output for "-"), so a fast wrong
-# answer never becomes a number; then times it with hyperfine into the next NN.json.
+# answer never becomes a number; then times it with hyperfine into the next row's NN-ROUND.json.
 measure() {
     local name=$1 expected=$2 variables=() command="" output
     shift 2
@@ -61,7 +65,7 @@ measure() {
     row=$((row + 1))
     progress "measuring $name"
     env -i "${base[@]}" "${variables[@]}" hyperfine --shell=none --style=basic "${hyperfine_options[@]}" \
-        --command-name "$name" --export-json "$(printf '%s/%02d.json' "$results" "$row")" "$command" >&2
+        --command-name "$name" --export-json "$(printf '%s/%02d-%d.json' "$results" "$row" "$round")" "$command" >&2
 }
 
 # skip NAME REASON: a row left out, with its reason in the table.
@@ -197,28 +201,33 @@ if command -v gopass > /dev/null; then
     note "gopass: gopass $(version gopass) (Debian's: aviau/gopass, a pass clone in Go; gopasspw/gopass is not packaged), on copies of the pass stores"
 fi
 
-# --- Measure, one row at a time.
-measure "C floor (gcc -O2)" - -- "$work/floor/c" "$work/floor/db" "$work/floor/key" "$floor_row"
-measure "Swift floor, -static-stdlib" - -- "$work/floor/swift-static" "$work/floor/db" "$work/floor/key" "$floor_row"
-measure "Swift floor, -static-stdlib, static C++ runtime" - -- "$work/floor/swift-static-cxx" "$work/floor/db" "$work/floor/key" "$floor_row"
-measure "Swift floor, dynamic stdlib" - -- "$work/floor/swift" "$work/floor/db" "$work/floor/key" "$floor_row"
-measure "credctl --version" - -- "$bin/credctl" --version
-for size in "${sizes[@]}"; do
-    measure "credctl read, $(short "$size") hosts" - -- "$bin/credctl" --vault "$work/vaults/vault-$size" --key-file "$work/vaults/vault.key" read "$reference"
+# --- Measure, one row at a time, every row once per round.
+for round in $(seq "$rounds"); do
+    row=0  # a row's number names its files: the same in every round
+    progress "round $round of $rounds"
+    measure "C floor (gcc -O2)" - -- "$work/floor/c" "$work/floor/db" "$work/floor/key" "$floor_row"
+    measure "Swift floor, -static-stdlib" - -- "$work/floor/swift-static" "$work/floor/db" "$work/floor/key" "$floor_row"
+    measure "Swift floor, -static-stdlib, static C++ runtime" - -- "$work/floor/swift-static-cxx" "$work/floor/db" "$work/floor/key" "$floor_row"
+    measure "Swift floor, dynamic stdlib" - -- "$work/floor/swift" "$work/floor/db" "$work/floor/key" "$floor_row"
+    measure "credctl --version" - -- "$bin/credctl" --version
+    for size in "${sizes[@]}"; do
+        measure "credctl read, $(short "$size") hosts" - -- "$bin/credctl" --vault "$work/vaults/vault-$size" --key-file "$work/vaults/vault.key" read "$reference"
+    done
+    for size in "${sizes[@]}"; do
+        measure "secret-tool lookup, $(short "$size") items" "$password" "${keyring_buses[$size]}" -- secret-tool lookup service credbench host with-password
+    done
+    for size in "${sizes[@]}"; do
+        measure "pass show, $(short "$size") entries" "$password" "${gnupg[@]}" PASSWORD_STORE_DIR="$work/pass-$size" -- pass show hosts/with-password
+    done
+    for size in "${sizes[@]}"; do
+        if command -v gopass > /dev/null; then
+            measure "gopass show, $(short "$size") entries" "$password" "${gnupg[@]}" PASSWORD_STORE_DIR="$work/gopass-$size" -- gopass show hosts/with-password
+        else
+            skip "gopass show, $(short "$size") entries" "gopass is not installed ($(apt-cache policy gopass 2>/dev/null | awk '/Candidate/ { print "Debian candidate: " $2 }'))"
+        fi
+    done
 done
-for size in "${sizes[@]}"; do
-    measure "secret-tool lookup, $(short "$size") items" "$password" "${keyring_buses[$size]}" -- secret-tool lookup service credbench host with-password
-done
-for size in "${sizes[@]}"; do
-    measure "pass show, $(short "$size") entries" "$password" "${gnupg[@]}" PASSWORD_STORE_DIR="$work/pass-$size" -- pass show hosts/with-password
-done
-for size in "${sizes[@]}"; do
-    if command -v gopass > /dev/null; then
-        measure "gopass show, $(short "$size") entries" "$password" "${gnupg[@]}" PASSWORD_STORE_DIR="$work/gopass-$size" -- gopass show hosts/with-password
-    else
-        skip "gopass show, $(short "$size") entries" "gopass is not installed ($(apt-cache policy gopass 2>/dev/null | awk '/Candidate/ { print "Debian candidate: " $2 }'))"
-    fi
-done
+note "each row timed in $rounds rounds, one after another, its samples pooled"
 note "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 reference_row="credctl read, $(short "$largest") hosts"

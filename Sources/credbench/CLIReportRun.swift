@@ -3,8 +3,9 @@ import FoundationEssentials
 /// `credbench cli-report --results DIR --floor NAME --reference NAME [--target T]... [--output FILE]`:
 /// the table and JSON of `make bench-cli` from what scripts/bench-cli.sh left in `DIR`.
 ///
-/// `DIR` holds, in the order of their file names, one hyperfine `--export-json` file per command
-/// (`NN.json`) or a command left out (`NN.skip`: its name, then the reason), and `notes.txt`.
+/// `DIR` holds, in the order of their file names, hyperfine `--export-json` files of each command
+/// (`NN.json`, or `NN-ROUND.json` for each round it was timed in) or a command left out
+/// (`NN.skip`: its name, then the reason), and `notes.txt`.
 /// The rows are named by the script; a target names two of them:
 /// `"NAME / OVER <= BOUND"` or `"NAME / OVER >= BOUND"`, on medians.
 enum CLIReportRun {
@@ -12,7 +13,7 @@ enum CLIReportRun {
         USAGE: credbench cli-report --results DIR --floor NAME --reference NAME [--target 'NAME / OVER <= BOUND']... [--output FILE]
 
         OPTIONS:
-          --results DIR      hyperfine exports (NN.json), commands left out (NN.skip) and notes.txt
+          --results DIR      hyperfine exports (NN.json or NN-ROUND.json), commands left out (NN.skip) and notes.txt
           --floor NAME       The row of the first ratio column
           --reference NAME   The row of the second ratio column
           --target T         A bound on one median over another, checked and printed (repeatable)
@@ -55,12 +56,23 @@ enum CLIReportRun {
         Console.print("results written to \(output)")
     }
 
-    /// The rows in file name order, without their ratios.
+    /// The rows in file name order, without their ratios. A row timed in several rounds
+    /// (`NN-ROUND.json`) is one row, its samples pooled.
     private static func loadRows(_ directory: String) throws -> [CLIRow] {
-        try FileManager.default.contentsOfDirectory(atPath: directory).sorted().compactMap { file in
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        let rounds = Dictionary(grouping: files.filter { $0.hasSuffix(".json") }) { $0.prefix { $0 != "-" && $0 != "." } }
+        return try files.compactMap { file in
             let path = directory + "/" + file
             if file.hasSuffix(".json") {
-                guard let result = try HyperfineResult.load(path).first else { throw BenchError("\(path) holds no result.") }
+                let row = file.prefix { $0 != "-" && $0 != "." }
+                guard rounds[row]?.first == file else { return nil }
+                let results = try (rounds[row] ?? []).map { round in
+                    guard let result = try HyperfineResult.load(directory + "/" + round).first else { throw BenchError("\(directory)/\(round) holds no result.") }
+                    return result
+                }
+                guard Set(results.map(\.command)).count == 1, let result = HyperfineResult.pooled(results) else {
+                    throw BenchError("The rounds of row \(row) in \(directory) do not name one command.")
+                }
                 return CLIRow(name: result.command, result: result, skipped: nil)
             }
             guard file.hasSuffix(".skip") else { return nil }
