@@ -22,13 +22,15 @@ let package = Package(
         .target(name: "Keyring", dependencies: ["CLibsecret", "Sodium"]),
 
         // Concepts.
+        // The id of every record, without Foundation (docs/startup.md).
+        .target(name: "Identifiers", dependencies: ["Sodium"]),
         .target(name: "Replication", dependencies: ["Sodium", "SQLite", "SystemErrors"]),
         .target(name: "Membership", dependencies: ["Sodium", "Replication"]),
-        .target(name: "ConfigTrack", dependencies: ["SQLite", "Replication", "SSHConfig"]),
+        .target(name: "ConfigTrack", dependencies: ["Identifiers", "SQLite", "Replication", "SSHConfig"]),
         .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication", "SystemErrors"]),
         // Key file formats (PEM, OpenSSH, DER, SSH wire) read by key import and by signing.
         .target(name: "KeyFormats", dependencies: ["Sodium"]),
-        .target(name: "CredentialVault", dependencies: ["ConfigTrack", "SecretTrack", "Replication", "Membership", "Sodium", "Keyring", "SSHConfig", "S3", "SystemErrors", "KeyFormats"]),
+        .target(name: "CredentialVault", dependencies: ["Identifiers", "ConfigTrack", "SecretTrack", "Replication", "Membership", "Sodium", "Keyring", "SSHConfig", "S3", "SystemErrors", "KeyFormats"]),
         // Two GNU calls Glibc's Swift module does not export.
         .target(name: "CPosix"),
         // libcurl through dlopen, on first use: not FoundationNetworking, which would load
@@ -39,7 +41,7 @@ let package = Package(
         .target(name: "SSHConfig"),
         // OpenSSH's agent protocol, served by the agent and by credctl ssh itself.
         .target(name: "SSHAgentService", dependencies: ["Launch", "UnixSockets", "CPosix", "KeyFormats"]),
-        .target(name: "S3", dependencies: ["Sodium", "Replication", "CCurl"]),
+        .target(name: "S3", dependencies: ["Identifiers", "Sodium", "Replication", "CCurl"]),
         .target(name: "CLogind", linkerSettings: [.linkedLibrary("dl")]),
         // libcrypto (OpenSSL 3) through dlopen, on first use, for RSA, ECDSA, DSA and PEM keys and
         // AES key files; and bcrypt_pbkdf's Blowfish core, compiled optimised even in debug builds
@@ -47,16 +49,17 @@ let package = Package(
         .target(name: "CCrypto", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("dl")]),
         // Opens stored SSH private keys and signs with them, for the agent.
         .target(name: "SSHKeys", dependencies: ["KeyFormats", "Sodium", "CCrypto"]),
-        .target(name: "Agent", dependencies: ["CredentialVault", "Sodium", "CPosix", "CLogind", "SystemErrors", "UnixSockets", "SSHAgentService", "SSHKeys"]),
-        .target(name: "CredctlKit", dependencies: ["CredentialVault", "Keyring", "Launch", "SystemErrors", "Agent", "SSHAgentService", "SSHKeys"]),
+        .target(name: "Agent", dependencies: ["Identifiers", "CredentialVault", "Sodium", "CPosix", "CLogind", "SystemErrors", "UnixSockets", "SSHAgentService", "SSHKeys"]),
+        .target(name: "CredctlKit", dependencies: ["Identifiers", "CredentialVault", "Keyring", "Launch", "SystemErrors", "Agent", "SSHAgentService", "SSHKeys"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
-        .executableTarget(name: "credbench", dependencies: ["CredentialVault", "Sodium", "CSodium", "Replication", "S3", "TestSupport"]),
+        .executableTarget(name: "credbench", dependencies: ["Identifiers", "CredentialVault", "Sodium", "CSodium", "Replication", "S3", "TestSupport"]),
 
         .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "ReplicationTests", dependencies: ["Replication"]),
         .testTarget(name: "MembershipTests", dependencies: ["Membership", "Sodium", "Replication"]),
-        .testTarget(name: "ConfigTrackTests", dependencies: ["ConfigTrack"]),
+        .testTarget(name: "IdentifiersTests", dependencies: ["Identifiers"]),
+        .testTarget(name: "ConfigTrackTests", dependencies: ["Identifiers", "ConfigTrack"]),
         .testTarget(name: "SecretTrackTests", dependencies: ["SecretTrack", "Sodium"]),
         .testTarget(name: "LaunchTests", dependencies: ["Launch", "Sodium"]),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
@@ -64,10 +67,10 @@ let package = Package(
         .testTarget(name: "SSHAgentServiceTests", dependencies: ["SSHAgentService", "UnixSockets", "KeyFormats"]),
         .testTarget(name: "SSHKeysTests", dependencies: ["SSHKeys", "KeyFormats", "Sodium"]),
         // Fixtures more than one test target starts (a real S3 server); never shipped.
-        .target(name: "TestSupport", dependencies: ["S3", "Sodium"], path: "Tests/TestSupport"),
-        .testTarget(name: "S3Tests", dependencies: ["S3", "Sodium", "Replication", "TestSupport"]),
-        .testTarget(name: "CredentialVaultTests", dependencies: ["CredentialVault", "ConfigTrack", "SecretTrack", "SQLite", "Replication", "Membership", "TestSupport"]),
-        .testTarget(name: "CredctlTests", dependencies: ["CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium", "TestSupport", "Replication", "Membership", "Agent", "UnixSockets"]),
+        .target(name: "TestSupport", dependencies: ["Identifiers", "S3", "Sodium"], path: "Tests/TestSupport"),
+        .testTarget(name: "S3Tests", dependencies: ["Identifiers", "S3", "Sodium", "Replication", "TestSupport"]),
+        .testTarget(name: "CredentialVaultTests", dependencies: ["Identifiers", "CredentialVault", "ConfigTrack", "SecretTrack", "SQLite", "Replication", "Membership", "TestSupport"]),
+        .testTarget(name: "CredctlTests", dependencies: ["Identifiers", "CredctlKit", "CredentialVault", "SecretTrack", "SQLite", "Keyring", "Sodium", "TestSupport", "Replication", "Membership", "Agent", "UnixSockets"]),
     ]
 )
 
@@ -89,7 +92,7 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
         ("FuzzTemplate", ["CredctlKit", "ConfigTrack", "Sodium"]),
         ("FuzzSSHCommandLine", ["Launch"]),
         ("FuzzAskpassPrompt", ["Launch"]),
-        ("FuzzForwardSpecification", ["CredentialVault", "ConfigTrack"]),
+        ("FuzzForwardSpecification", ["Identifiers", "CredentialVault", "ConfigTrack"]),
         ("FuzzMembership", ["Membership", "Replication", "SecretTrack", "Sodium"]),
         ("FuzzAgentFrame", ["Agent", "Sodium", "UnixSockets"]),
         ("FuzzSSHAgentMessage", ["SSHAgentService", "KeyFormats"]),
@@ -101,7 +104,7 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
         package.products.append(.executable(name: harness.name, targets: [harness.name]))
     }
     // Writes the seed corpora (Fuzz/corpus/) from real records, keys and files.
-    package.targets.append(.executableTarget(name: "FuzzSeeds", dependencies: ["CredentialVault", "ConfigTrack", "Replication", "Sodium", "Membership", "KeyFormats", "FuzzSupport"],
+    package.targets.append(.executableTarget(name: "FuzzSeeds", dependencies: ["Identifiers", "CredentialVault", "ConfigTrack", "Replication", "Sodium", "Membership", "KeyFormats", "FuzzSupport"],
                                              path: "Fuzz/FuzzSeeds"))
     package.products.append(.executable(name: "FuzzSeeds", targets: ["FuzzSeeds"]))
 }

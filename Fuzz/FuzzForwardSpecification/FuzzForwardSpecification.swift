@@ -1,6 +1,6 @@
 import ConfigTrack
 import CredentialVault
-import FoundationEssentials
+import Identifiers
 import FuzzSupport
 
 /// Forward specifications (`forward add`, `LocalForward` and friends from ssh_config): a kind

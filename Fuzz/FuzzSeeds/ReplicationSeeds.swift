@@ -1,5 +1,6 @@
 import ConfigTrack
 import Foundation
+import struct Identifiers.UUID
 import FuzzSupport
 import Replication
 import Sodium

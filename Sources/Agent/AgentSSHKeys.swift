@@ -1,6 +1,6 @@
 import ConfigTrack
 import CredentialVault
-import FoundationEssentials
+import Identifiers
 import SSHAgentService
 import SSHKeys
 

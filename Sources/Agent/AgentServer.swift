@@ -2,7 +2,7 @@ import ConfigTrack
 import CPosix
 import CredentialVault
 import Dispatch
-import FoundationEssentials
+import Identifiers
 import Glibc
 import Sodium
 import Synchronization

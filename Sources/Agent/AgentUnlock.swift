@@ -1,5 +1,5 @@
 import CredentialVault
-import FoundationEssentials
+import Identifiers
 import Glibc
 import SSHKeys
 import UnixSockets

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Identifiers
 
 /// The one spelling of a UUID this project stores and accepts: 36 characters, lowercase hex.
 public enum CanonicalUUID {

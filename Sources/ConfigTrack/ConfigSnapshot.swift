@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Identifiers
 import SQLite
 
 /// Reads from one consistent snapshot of the config database, for work that needs several

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Identifiers
 import SQLite
 
 extension ConfigStore {

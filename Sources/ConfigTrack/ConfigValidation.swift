@@ -1,3 +1,4 @@
+import Identifiers
 import SSHConfig
 
 /// The rules a config field must pass before it is stored. Every failure is `ConfigError.invalid`

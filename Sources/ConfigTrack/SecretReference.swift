@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Identifiers
 
 /// The name of a secret body on the secret track: `host.<uuid>.password`,
 /// `identity.<uuid>.privkey` or `identity.<uuid>.passphrase`.

@@ -1,5 +1,5 @@
 import CredentialVault
-import FoundationEssentials
+import Identifiers
 
 /// Labels for ids, loaded once per command so lists do not query per row. An id whose record
 /// is not on this device shows as the id itself.

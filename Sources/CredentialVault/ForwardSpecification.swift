@@ -1,5 +1,5 @@
 import ConfigTrack
-import FoundationEssentials
+import Identifiers
 
 /// Parses ssh's forward syntax: `[BIND:]PORT:DEST:DESTPORT` (local, remote) and `[BIND:]PORT`
 /// (dynamic). IPv6 addresses go in brackets.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Identifiers
 
 /// Config reads and the edits that involve no secret. None of them needs the vault unlocked.
 extension Vault {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import ConfigTrack
+import struct Identifiers.UUID
 
 /// The hand-written UUID text conversions must agree with Foundation's exactly.
 final class CanonicalUUIDTests: XCTestCase {

@@ -1,6 +1,7 @@
 import ConfigTrack
 import Foundation
 import XCTest
+import struct Identifiers.UUID
 
 final class ConfigStoreForwardTests: ConfigTestCase {
     func testLocalRemoteAndDynamicRules() throws {

@@ -1,6 +1,7 @@
 import ConfigTrack
 import Foundation
 import XCTest
+import struct Identifiers.UUID
 
 final class ConfigStoreGroupTests: ConfigTestCase {
     func testNestedGroups() throws {

@@ -1,6 +1,7 @@
 @testable import ConfigTrack
 import Foundation
 import XCTest
+import struct Identifiers.UUID
 
 final class ConfigStoreHostTests: ConfigTestCase {
     func testSaveStampsAVersionAndNormalizesTheHostname() throws {

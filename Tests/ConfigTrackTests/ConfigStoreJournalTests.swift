@@ -3,6 +3,7 @@ import Foundation
 import Replication
 import SQLite
 import XCTest
+import struct Identifiers.UUID
 
 final class ConfigStoreJournalTests: ConfigTestCase {
     func testEachSaveWritesOneEntryWithTheRecordsVersion() throws {

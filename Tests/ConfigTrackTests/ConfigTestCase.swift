@@ -2,6 +2,7 @@ import ConfigTrack
 import Foundation
 import Replication
 import XCTest
+import struct Identifiers.UUID
 
 /// Foundation on Linux has a `Host` class too; in these tests `Host` is always the config record.
 typealias Host = ConfigTrack.Host

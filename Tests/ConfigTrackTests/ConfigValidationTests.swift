@@ -1,5 +1,6 @@
 import ConfigTrack
 import XCTest
+import struct Identifiers.UUID
 
 final class ConfigValidationTests: XCTestCase {
     // MARK: - Labels

@@ -3,6 +3,7 @@ import Foundation
 import Sodium
 import XCTest
 @testable import ConfigTrack
+import struct Identifiers.UUID
 
 /// Whatever numbers a remote serves — in object names, envelopes, snapshot and cursor vectors —
 /// a sync never traps: a value out of range is quarantined or refused with a reason, and the

@@ -1,6 +1,7 @@
 import ConfigTrack
 import Foundation
 import XCTest
+import struct Identifiers.UUID
 
 /// Ids are taken as git takes commit ids: whole, or a unique start of four characters or more.
 final class IDPrefixTests: ConfigTestCase {

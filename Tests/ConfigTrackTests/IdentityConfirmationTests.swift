@@ -3,6 +3,7 @@ import Replication
 import SQLite
 import XCTest
 @testable import ConfigTrack
+import struct Identifiers.UUID
 
 /// Whether an identity asks for confirmation on each use: a field group added after format 2
 /// (docs/concurrent-edits.md, "Groups added later"). A vault made before it reads every identity

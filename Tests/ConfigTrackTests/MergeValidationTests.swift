@@ -4,6 +4,7 @@ import Sodium
 import SQLite
 import XCTest
 @testable import ConfigTrack
+import struct Identifiers.UUID
 
 /// A record received from another device passes the very rules a local save passes: one that
 /// breaks any of them is quarantined with the rule's reason and never applied, while the healthy

@@ -1,6 +1,7 @@
 import ConfigTrack
 import Foundation
 import XCTest
+import struct Identifiers.UUID
 
 final class SecretReferenceTests: XCTestCase {
     let id = "3f2a9c4e-8b1d-4e6f-a0c2-5d7e9f1b3a6c"

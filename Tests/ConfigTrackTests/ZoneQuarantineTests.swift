@@ -3,6 +3,7 @@ import Foundation
 import Sodium
 import XCTest
 @testable import ConfigTrack
+import struct Identifiers.UUID
 
 /// What cannot be applied is kept with its reason and counted, while healthy records in the same
 /// fetch still apply; an object that does not open yet is retried before it is quarantined.

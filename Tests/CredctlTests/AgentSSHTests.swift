@@ -2,6 +2,7 @@ import Agent
 import Foundation
 import TestSupport
 import XCTest
+import struct Identifiers.UUID
 
 /// The agent as ssh's agent (docs/agent.md, "The ssh-agent"), against a real sshd on 127.0.0.1:
 /// Ed25519, RSA (encrypted, its passphrase stored) and ECDSA identities sign inside the agent,

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import struct Identifiers.UUID
 
 /// `credbench cli-report` (make bench-cli) pools a row's rounds: each row is timed once per
 /// round, and its median and mean are those of every sample together, so a row timed while the

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import struct Identifiers.UUID
 
 /// Edits of one host made on two devices before either saw the other's, through credctl, in
 /// every order of syncs: A first, B first, interleaved (both upload before either has seen the

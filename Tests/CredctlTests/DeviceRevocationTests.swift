@@ -5,6 +5,7 @@ import S3
 import Sodium
 import TestSupport
 import XCTest
+import struct Identifiers.UUID
 
 /// Three devices through credctl on a directory remote and on a real S3 server (SeaweedFS):
 /// one joins by approval (the codes match on both sides), one with the recovery key; one is

@@ -2,6 +2,7 @@ import Foundation
 import Keyring
 import Sodium
 import XCTest
+import struct Identifiers.UUID
 
 /// The desktop keyring through libsecret, against a real gnome-keyring-daemon on a private
 /// session bus that the test starts itself — and every way of having no usable keyring.

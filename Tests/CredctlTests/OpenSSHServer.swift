@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+import struct Identifiers.UUID
 
 /// A real OpenSSH server (Debian's openssh-server) on 127.0.0.1, started by the test with its own
 /// configuration and host key in a temporary directory. It admits one account, `credvault-test`

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+import struct Identifiers.UUID
 
 /// The secret scans catch a real leak: a build of credctl made with `-DCREDVAULT_PLANTED_LEAK`
 /// (`make test` builds it into `.build/planted-leak` and names it in `CREDVAULT_LEAK_BINARY`)

@@ -1,6 +1,7 @@
 @testable import Agent
 import Foundation
 import XCTest
+import struct Identifiers.UUID
 
 /// What the agent's inotify watch on a directory remote counts as a change: another device's
 /// object arriving (written, linked, or renamed into place), also in a folder made after the

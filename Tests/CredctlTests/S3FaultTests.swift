@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+import struct Identifiers.UUID
 
 /// `credctl sync` through a fault-injecting proxy in front of a real SeaweedFS: each failure a
 /// store or a network can produce ends in the documented state and exit status, loses nothing,

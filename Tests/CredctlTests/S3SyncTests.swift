@@ -3,6 +3,7 @@ import S3
 import Sodium
 import TestSupport
 import XCTest
+import struct Identifiers.UUID
 
 /// Devices syncing through a real S3 server (SeaweedFS on 127.0.0.1) with `credctl`, as users
 /// run it: credentials only in the environment, the remote holding only sealed objects.

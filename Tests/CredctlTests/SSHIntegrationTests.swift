@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+import struct Identifiers.UUID
 
 /// `credctl ssh` against a real OpenSSH server on 127.0.0.1: password, ed25519 key, encrypted
 /// RSA key with its stored passphrase, a jump host and a local forward — and no secret in any

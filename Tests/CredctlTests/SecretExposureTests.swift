@@ -2,6 +2,7 @@ import Foundation
 import SQLite
 import TestSupport
 import XCTest
+import struct Identifiers.UUID
 
 /// A secret handed to credctl never shows in `ps`, /proc, the vault's files outside sealed
 /// bodies, or the error output of a failing command.

@@ -5,6 +5,7 @@ import Synchronization
 import XCTest
 @testable import ConfigTrack
 @testable import SecretTrack
+import struct Identifiers.UUID
 
 /// Devices with real stores syncing through a real directory remote, for the compaction tests.
 class CompactionTestCase: XCTestCase {

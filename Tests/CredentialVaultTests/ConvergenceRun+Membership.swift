@@ -5,6 +5,7 @@ import SQLite
 @testable import ConfigTrack
 @testable import CredentialVault
 @testable import SecretTrack
+import struct Identifiers.UUID
 
 /// A revoked device of a convergence run: it is never told, and goes on writing with the keys
 /// and the roster it held — the objects it publishes past its cutoff must stay out of every

@@ -6,6 +6,7 @@ import XCTest
 @testable import ConfigTrack
 @testable import CredentialVault
 @testable import SecretTrack
+import struct Identifiers.UUID
 
 /// The convergence property, over whole vaults: 3–5 devices (the first creates the remote, the
 /// others join it) with clocks days apart make random edits of every record kind through the

@@ -1,6 +1,7 @@
 import Foundation
 import Replication
 import Synchronization
+import struct Identifiers.UUID
 
 /// A remote as a sync folder delivers it: objects arrive late (a listing misses some until they
 /// are delivered, a read finds nothing yet), arrive twice (a sync tool's conflict copy of an

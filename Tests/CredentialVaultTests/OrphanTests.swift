@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import CredentialVault
+import struct Identifiers.UUID
 
 /// Bodies that no record names are counted, never usable, kept for a grace period and then
 /// collected on this device only.

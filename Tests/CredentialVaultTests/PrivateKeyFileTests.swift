@@ -3,6 +3,7 @@ import CredentialVault
 import Foundation
 import Sodium
 import XCTest
+import struct Identifiers.UUID
 
 /// `PrivateKeyFile` against real keys written by `ssh-keygen`, each test in a fresh directory.
 /// Rejections and fuzzing are in `PrivateKeyFileTests+Rejections.swift`.

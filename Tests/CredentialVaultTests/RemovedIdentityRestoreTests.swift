@@ -2,6 +2,7 @@ import Foundation
 import Replication
 import XCTest
 @testable import CredentialVault
+import struct Identifiers.UUID
 
 /// A kept secret of an identity removed elsewhere brings the identity back — only with its
 /// private key, so it never names a deleted secret.

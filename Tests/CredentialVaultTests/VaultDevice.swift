@@ -7,6 +7,7 @@ import Synchronization
 @testable import ConfigTrack
 @testable import CredentialVault
 @testable import SecretTrack
+import struct Identifiers.UUID
 
 /// One device of a convergence run, driven through `Vault` as credctl drives it: the first one
 /// creates the remote with `setRemote`, the others `join` it; every edit is the facade's (so the

@@ -3,6 +3,7 @@ import Foundation
 import SQLite
 import XCTest
 @testable import CredentialVault
+import struct Identifiers.UUID
 
 /// `Vault.openToRead`: read-only when the vault has nothing to do on opening or unlocking, so a
 /// read changes no file of it; read-write whenever a remote's every-launch upkeep may write.

@@ -1,4 +1,5 @@
 import Foundation
+import struct Identifiers.UUID
 
 /// The private numbers of an SSH private key — what a leak would really give away, unlike the
 /// armoured file's first lines, which hold only its header and public key. An encrypted key or

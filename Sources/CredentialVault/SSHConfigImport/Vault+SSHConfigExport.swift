@@ -1,5 +1,5 @@
 import ConfigTrack
-import FoundationEssentials
+import Identifiers
 import SSHConfig
 
 extension Vault {
