@@ -24,13 +24,15 @@ let package = Package(
         // Concepts.
         // The id of every record, without Foundation (docs/startup.md).
         .target(name: "Identifiers", dependencies: ["Sodium"]),
-        .target(name: "Replication", dependencies: ["Sodium", "SQLite", "SystemErrors"]),
-        .target(name: "Membership", dependencies: ["Sodium", "Replication"]),
+        // Codable documents to and from JSON, strictly read, without Foundation (docs/startup.md).
+        .target(name: "JSON"),
+        .target(name: "Replication", dependencies: ["JSON", "Sodium", "SQLite", "SystemErrors"]),
+        .target(name: "Membership", dependencies: ["JSON", "Sodium", "Replication"]),
         .target(name: "ConfigTrack", dependencies: ["Identifiers", "SQLite", "Replication", "SSHConfig"]),
         .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication", "SystemErrors"]),
         // Key file formats (PEM, OpenSSH, DER, SSH wire) read by key import and by signing.
         .target(name: "KeyFormats", dependencies: ["Sodium"]),
-        .target(name: "CredentialVault", dependencies: ["Identifiers", "ConfigTrack", "SecretTrack", "Replication", "Membership", "Sodium", "Keyring", "SSHConfig", "S3", "SystemErrors", "KeyFormats"]),
+        .target(name: "CredentialVault", dependencies: ["Identifiers", "JSON", "ConfigTrack", "SecretTrack", "Replication", "Membership", "Sodium", "Keyring", "SSHConfig", "S3", "SystemErrors", "KeyFormats"]),
         // Two GNU calls Glibc's Swift module does not export.
         .target(name: "CPosix"),
         // libcurl through dlopen, on first use: not FoundationNetworking, which would load
@@ -59,6 +61,7 @@ let package = Package(
         .testTarget(name: "ReplicationTests", dependencies: ["Replication"]),
         .testTarget(name: "MembershipTests", dependencies: ["Membership", "Sodium", "Replication"]),
         .testTarget(name: "IdentifiersTests", dependencies: ["Identifiers"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "ConfigTrackTests", dependencies: ["Identifiers", "ConfigTrack"]),
         .testTarget(name: "SecretTrackTests", dependencies: ["SecretTrack", "Sodium"]),
         .testTarget(name: "LaunchTests", dependencies: ["Launch", "Sodium"]),

@@ -1,5 +1,4 @@
 import CredentialVault
-import FoundationEssentials
 import SQLite
 
 /// How `conflicts` shows a kept config value, for people: the record by label, the field group

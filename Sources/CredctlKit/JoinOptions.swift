@@ -1,6 +1,5 @@
 import CredentialVault
 import Glibc
-import FoundationEssentials
 
 /// How `init --join` and `remote set` join a vault this device is not a member of, and what
 /// they say about it. Joining by approval: the device writes a request and prints its

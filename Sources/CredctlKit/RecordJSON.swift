@@ -1,4 +1,3 @@
-import FoundationEssentials
 import CredentialVault
 
 /// The JSON shapes of records. Field names are a contract for scripts: add, never rename.

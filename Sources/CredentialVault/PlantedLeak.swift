@@ -1,5 +1,4 @@
 #if CREDVAULT_PLANTED_LEAK
-import FoundationEssentials
 import Glibc
 import Replication
 import Sodium

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import JSON
 import Replication
 import Sodium
 
@@ -118,7 +118,7 @@ struct RemoteBinding: Codable {
         let path = location(in: directory, fileName: fileName)
         guard VaultDirectory.exists(path) else { return nil }
         let contents = try SecretBytes.read(contentsOfFile: path, limit: 64 << 10)
-        guard let binding = contents.withUnsafeBytes({ try? JSONDecoder().decode(RemoteBinding.self, from: Data($0)) }) else {
+        guard let binding = contents.withUnsafeBytes({ try? JSONCodec.decode(RemoteBinding.self, from: Array($0)) }) else {
             throw VaultError(.corrupt, "The vault's \(fileName) is damaged.", hint: "Bind the remote again with credctl remote set.")
         }
         return binding
@@ -126,9 +126,7 @@ struct RemoteBinding: Codable {
 
     /// Writes the binding atomically with mode 0600 (temp file, fsync, rename).
     func save(in directory: VaultDirectory, fileName: String = fileName) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        let bytes = Array(try encoder.encode(self)) + [0x0a]
+        let bytes = try JSONCodec.encode(self, pretty: true) + [0x0a]
         try AtomicFile.write(bytes, to: Self.location(in: directory, fileName: fileName))
     }
 }

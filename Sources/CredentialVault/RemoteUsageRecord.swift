@@ -1,4 +1,4 @@
-import FoundationEssentials
+import JSON
 import Replication
 import Sodium
 
@@ -21,7 +21,7 @@ struct RemoteUsageRecord: Codable {
     static func load(from directory: VaultDirectory) -> RemoteUsageRecord? {
         let path = directory.path + "/" + fileName
         guard VaultDirectory.exists(path), let contents = try? SecretBytes.read(contentsOfFile: path, limit: 4 << 10) else { return nil }
-        return contents.withUnsafeBytes { try? JSONDecoder().decode(RemoteUsageRecord.self, from: Data($0)) }
+        return contents.withUnsafeBytes { try? JSONCodec.decode(RemoteUsageRecord.self, from: Array($0)) }
     }
 
     /// Measures and saves when the last measurement is an hour old (or missing), or when
@@ -30,7 +30,7 @@ struct RemoteUsageRecord: Codable {
         if !force, let last = load(from: directory), now - last.measuredAt < intervalSeconds, now >= last.measuredAt { return }
         guard let usage = try? remote.usage() else { return }
         let record = RemoteUsageRecord(objects: usage.objects, bytes: usage.bytes, measuredAt: now)
-        guard let encoded = try? JSONEncoder().encode(record) else { return }
-        try? AtomicFile.write(Array(encoded) + [0x0a], to: directory.path + "/" + fileName)
+        guard let encoded = try? JSONCodec.encode(record, pretty: false) else { return }
+        try? AtomicFile.write(encoded + [0x0a], to: directory.path + "/" + fileName)
     }
 }

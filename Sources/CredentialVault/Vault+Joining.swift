@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Membership
 import Replication
 import Sodium

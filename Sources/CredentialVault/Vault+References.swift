@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 extension Vault {
     /// Turns what a user writes for a secret into its reference: a reference key

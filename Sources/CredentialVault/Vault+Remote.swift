@@ -1,5 +1,4 @@
 import ConfigTrack
-import FoundationEssentials
 import Membership
 import Replication
 import SecretTrack

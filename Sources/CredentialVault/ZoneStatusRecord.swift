@@ -1,4 +1,4 @@
-import FoundationEssentials
+import JSON
 
 /// The last sync outcome of each zone, kept in `sync-status.json` so `status` can report it
 /// honestly between runs.
@@ -25,12 +25,10 @@ struct ZoneStatusRecord: Codable {
     static func load(from directory: VaultDirectory) -> [String: ZoneStatusRecord] {
         let path = directory.path + "/" + fileName
         guard VaultDirectory.exists(path), let contents = try? SecretBytes.read(contentsOfFile: path, limit: 64 << 10) else { return [:] }
-        return contents.withUnsafeBytes { (try? JSONDecoder().decode([String: ZoneStatusRecord].self, from: Data($0))) ?? [:] }
+        return contents.withUnsafeBytes { (try? JSONCodec.decode([String: ZoneStatusRecord].self, from: Array($0))) ?? [:] }
     }
 
     static func save(_ records: [String: ZoneStatusRecord], in directory: VaultDirectory) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        try AtomicFile.write(Array(try encoder.encode(records)) + [0x0a], to: directory.path + "/" + fileName)
+        try AtomicFile.write(try JSONCodec.encode(records, pretty: true) + [0x0a], to: directory.path + "/" + fileName)
     }
 }

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import JSON
 import Replication
 import Sodium
 
@@ -30,15 +30,13 @@ public struct VaultDocument: Sendable, Equatable {
     }
 
     public var encoded: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let document = Document(format: Self.format, vaultID: vaultID, genesis: Base64.encode(genesis))
-        return Array((try? encoder.encode(document)) ?? Data()) + [0x0a]
+        return ((try? JSONCodec.encode(document, pretty: true)) ?? []) + [0x0a]
     }
 
     /// Reads `vault.json`; one of format 1 is refused with the command that upgrades it.
     public static func decode(_ bytes: [UInt8]) throws -> VaultDocument {
-        guard bytes.count <= 64 << 10, let document = try? JSONDecoder().decode(Document.self, from: Data(bytes)) else {
+        guard bytes.count <= 64 << 10, let document = try? JSONCodec.decode(Document.self, from: bytes) else {
             throw ReplicationError(.malformed, "The remote's vault.json is not a CredentialVault vault description.")
         }
         guard document.format == format else {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import JSON
 import Sodium
 
 /// `vault.json` on the remote: the vault's id and format, and its vault and transport keys
@@ -46,9 +46,7 @@ public struct RemoteVaultKeys: Sendable {
         let wrapped = try SealedBox.seal(plain, key: wrapping, purpose: Self.purpose, context: Self.context(vaultID: vaultID, kdf: kdf))
         let document = Document(format: Self.format, vaultID: vaultID, kdf: kdf.algorithm, opsLimit: kdf.opsLimit, memLimit: kdf.memLimit,
                                 salt: Base64.encode(kdf.salt), wrappedKeys: Base64.encode(wrapped))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        return Array(try encoder.encode(document)) + [0x0a]
+        return try JSONCodec.encode(document, pretty: true) + [0x0a]
     }
 
     /// Just the vault id, readable without the passphrase (to check a binding).
@@ -81,7 +79,7 @@ public struct RemoteVaultKeys: Sendable {
     }
 
     private static func decode(_ bytes: [UInt8]) throws -> Document {
-        guard let document = try? JSONDecoder().decode(Document.self, from: Data(bytes)) else {
+        guard let document = try? JSONCodec.decode(Document.self, from: bytes) else {
             throw ReplicationError(.malformed, "The remote's vault.json is not a CredentialVault key file.")
         }
         guard document.format == format else {

@@ -54,7 +54,7 @@ final class S3Client: Sendable {
     }
 
     private func sendOnce(_ method: String, key: String?, query: [(String, String)], body: [UInt8], headers: [String: String]) throws -> Response {
-        let (url, host, path) = try location.address(key: key, query: query)
+        let (url, host, path) = location.address(key: key, query: query)
         let payloadHash = SHA256.hex(SHA256.hash(body))
         let amzDate = Self.amzDate()
         var signed = headers.merging(["host": host, "x-amz-date": amzDate, "x-amz-content-sha256": payloadHash]) { $1 }
@@ -63,7 +63,7 @@ final class S3Client: Sendable {
         var sent = signed.filter { $0.key != "host" }
         sent["Authorization"] = try signer.authorization(method: method, path: path, query: query, headers: signed, payloadHash: payloadHash, amzDate: amzDate)
         do {
-            let (status, bytes) = try CurlTransport.perform(method, url: url.absoluteString, headers: sent, body: body, timeoutSeconds: timeoutSeconds)
+            let (status, bytes) = try CurlTransport.perform(method, url: url, headers: sent, body: body, timeoutSeconds: timeoutSeconds)
             return Response(status: status, body: bytes)
         } catch let error as S3Error where error.code == .unreachable {
             throw S3Error(.unreachable, "Cannot reach the S3 store at \(location.endpoint): \(error.message).")

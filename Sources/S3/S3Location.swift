@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Where a vault's objects live in an S3-compatible store: `s3://BUCKET/PREFIX` at an endpoint,
@@ -34,11 +33,10 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
         prefix = segments.joined(separator: "/")
         self.region = region.flatMap { $0.isEmpty ? nil : $0 } ?? "us-east-1"
         let chosen = endpoint ?? "https://s3.\(self.region).amazonaws.com"
-        guard let parsed = URL(string: chosen), let scheme = parsed.scheme, scheme == "http" || scheme == "https", let host = parsed.host, !host.isEmpty,
-              parsed.path.isEmpty || parsed.path == "/", parsed.query == nil else {
+        guard let parsed = S3Endpoint.parse(chosen) else {
             throw S3Error(.failed, "'\(chosen)' is not an endpoint URL (http[s]://HOST[:PORT]).")
         }
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let scheme = parsed.scheme, bare = parsed.host
         // HTTP stacks leave a default port out of the Host header, so it is left out of what is signed too.
         let port = parsed.port.flatMap { (scheme == "http" && $0 == 80) || (scheme == "https" && $0 == 443) ? nil : $0 }
         self.scheme = scheme
@@ -74,15 +72,12 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
 
     /// The request URL, the Host header it implies, and the encoded path (for signing), for an
     /// object `key` (nil: the bucket itself).
-    func address(key: String?, query: [(String, String)]) throws -> (url: URL, host: String, path: String) {
+    func address(key: String?, query: [(String, String)]) -> (url: String, host: String, path: String) {
         let name = pathStyle ? (host.contains(":") ? "[\(host)]" : host) : "\(bucket).\(host)"
         let hostHeader = name + (port.map { ":\($0)" } ?? "")
         let objectPath = key.map { "/" + SigV4.encode($0, keepSlash: true) } ?? (pathStyle ? "" : "/")
         let path = pathStyle ? "/\(bucket)" + (key == nil ? "/" : objectPath) : objectPath
         let queryText = query.isEmpty ? "" : "?" + query.map { "\(SigV4.encode($0.0))=\(SigV4.encode($0.1))" }.joined(separator: "&")
-        guard let url = URL(string: "\(scheme)://\(hostHeader)\(path)\(queryText)") else {
-            throw S3Error(.failed, "Cannot form a request URL for \(description).")
-        }
-        return (url, hostHeader, path)
+        return ("\(scheme)://\(hostHeader)\(path)\(queryText)", hostHeader, path)
     }
 }

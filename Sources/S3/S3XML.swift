@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 /// The few values read from S3's XML answers (`<Key>`, `<IsTruncated>`, `<NextContinuationToken>`,
 /// `<Code>`): element text, with the five predefined entities decoded. The documents are flat

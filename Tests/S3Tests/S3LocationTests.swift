@@ -4,8 +4,7 @@ import XCTest
 final class S3LocationTests: XCTestCase {
     private func address(_ endpoint: String?, bucket: String = "vault", pathStyle: Bool = false, key: String? = "zones/a b") throws -> (String, String, String) {
         let location = try S3Location(url: "s3://\(bucket)/team/one", endpoint: endpoint, region: "eu-west-1", pathStyle: pathStyle)
-        let (url, host, path) = try location.address(key: key.map(location.key), query: [("prefix", "a/b")])
-        return (url.absoluteString, host, path)
+        return location.address(key: key.map(location.key), query: [("prefix", "a/b")])
     }
 
     func testAddressesForEveryEndpointForm() throws {
@@ -30,6 +29,25 @@ final class S3LocationTests: XCTestCase {
         XCTAssertThrowsError(try S3Location(url: "s3://Vault/x", endpoint: nil, region: nil, pathStyle: false))
         XCTAssertThrowsError(try S3Location(url: "s3://vault/x", endpoint: "ftp://host", region: nil, pathStyle: false))
         XCTAssertThrowsError(try S3Location(url: "s3://vault/x", endpoint: "http://host/path", region: nil, pathStyle: false))
+    }
+
+    /// Exactly http[s]://HOST[:PORT] with an optional trailing slash: every byte of the endpoint
+    /// is signed and decides where requests go, so nothing else is read into it.
+    func testEndpointsAreReadStrictly() {
+        let accepted: [(String, S3Endpoint)] = [
+            ("http://127.0.0.1:8333", S3Endpoint(scheme: "http", host: "127.0.0.1", port: 8333)),
+            ("https://s3.eu-west-1.amazonaws.com/", S3Endpoint(scheme: "https", host: "s3.eu-west-1.amazonaws.com", port: nil)),
+            ("https://minio_1.internal:9000", S3Endpoint(scheme: "https", host: "minio_1.internal", port: 9000)),
+            ("http://[::1]:8333", S3Endpoint(scheme: "http", host: "::1", port: 8333)),
+            ("http://[fe80::1]", S3Endpoint(scheme: "http", host: "fe80::1", port: nil)),
+            ("http://host:65535", S3Endpoint(scheme: "http", host: "host", port: 65535)),
+        ]
+        for (text, endpoint) in accepted { XCTAssertEqual(S3Endpoint.parse(text), endpoint, text) }
+        let refused = ["", "host:80", "ftp://host", "HTTP://host", "http://", "http:///", "http://host/path", "http://host//", "http://host?x=1",
+                       "http://host#frag", "http://user@host", "http://user:pass@host:80", "http://host:", "http://host:0", "http://host:65536",
+                       "http://host:+80", "http://host:8a", "http://host:123456", "http://ho st", "http://h\u{e9}st", "http://host\u{0}",
+                       "http://[::1", "http://[::1]x", "http://[]", "http://[host]", "http://[::1]:", "http://host:80:81", " http://host"]
+        for text in refused { XCTAssertNil(S3Endpoint.parse(text), text.debugDescription) }
     }
 
     func testListingsDecodeNamedAndNumericEntities() {

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import CredentialVault
 
 struct ForwardAddCommand: Command {

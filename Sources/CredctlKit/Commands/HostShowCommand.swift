@@ -1,4 +1,3 @@
-import FoundationEssentials
 import CredentialVault
 
 struct HostShowCommand: Command {

@@ -1,5 +1,4 @@
 import ConfigTrack
-import FoundationEssentials
 import SSHConfig
 
 extension Vault {
