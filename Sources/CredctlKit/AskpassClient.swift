@@ -18,7 +18,7 @@ enum AskpassClient {
         case .refused:
             return 1
         case .terminal:
-            let question = prompt.contains("(yes/no")
+            let question = AskpassPrompt.isQuestion(prompt)
             guard let answer = try? TerminalPrompt.ask(prompt: prompt, echo: question, what: "answer") else { return 1 }
             Output.secret(answer)
             Output.out("\n")

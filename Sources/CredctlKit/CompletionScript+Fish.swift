@@ -90,6 +90,11 @@ extension CompletionScript {
 
     /// `text` for inside single quotes in fish, where only \ and ' are special.
     private static func quoted(_ text: String) -> String {
-        text.replacing("\\", with: "\\\\").replacing("'", with: "\\'")
+        var quoted = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || scalar == "'" { quoted.append("\\") }
+            quoted.append(scalar)
+        }
+        return String(quoted)
     }
 }

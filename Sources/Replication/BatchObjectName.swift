@@ -23,15 +23,11 @@ package struct BatchObjectName: Equatable {
         guard name.hasPrefix(prefix) else { return nil }
         let parts = name.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].hasSuffix(".batch") else { return nil }
-        var file = parts[1].dropLast(".batch".count)
-        var copy = false
-        if let range = file.firstRange(of: ".sync-conflict-") {
-            file = file[..<range.lowerBound]
-            copy = true
-        } else if let range = file.firstRange(of: " (conflicted copy") {
-            file = file[..<range.lowerBound]
-            copy = true
-        }
+        // Twenty digits, then nothing or the mark of a sync tool's conflict copy.
+        let stem = parts[1].dropLast(".batch".count)
+        let file = stem.prefix(20), rest = stem.dropFirst(20)
+        let copy = rest.hasPrefix(".sync-conflict-") || rest.hasPrefix(" (conflicted copy")
+        guard copy || rest.isEmpty else { return nil }
         guard file.count == 20, file.allSatisfy(\.isASCIIDigit), let sequence = UInt64(file), sequence > 0 else { return nil }
         device = String(parts[0])
         self.sequence = sequence

@@ -72,5 +72,18 @@ final class SSHCommandLineTests: XCTestCase {
         XCTAssertTrue(AskpassPrompt.password(user: "deploy", host: "Web.Internal").matches("deploy@web.internal's password: "), "ssh lowercases the host")
         XCTAssertFalse(prompt.matches("Are you sure you want to continue connecting (yes/no/[fingerprint])? "))
         XCTAssertTrue(AskpassPrompt.keyPassphrase.matches("Enter passphrase for (stdin): "))
+        // The keyboard-interactive form needs "password" after the account, in any case.
+        XCTAssertTrue(prompt.matches("(deploy@web.internal) One-time PASSWORD for you: "))
+        XCTAssertFalse(prompt.matches("(deploy@web.internal) Verification code: "))
+        XCTAssertFalse(prompt.matches("(deploy@web.internal) passwor"))
+    }
+
+    /// ssh's host key confirmation is typed visibly; other prompts are not.
+    func testYesNoQuestionsAreToldFromSecrets() {
+        XCTAssertTrue(AskpassPrompt.isQuestion("Are you sure you want to continue connecting (yes/no/[fingerprint])? "))
+        XCTAssertTrue(AskpassPrompt.isQuestion("(yes/no"))
+        XCTAssertFalse(AskpassPrompt.isQuestion("deploy@web.internal's password: "))
+        XCTAssertFalse(AskpassPrompt.isQuestion("(yes/n"))
+        XCTAssertFalse(AskpassPrompt.isQuestion(""))
     }
 }
