@@ -11,22 +11,59 @@ public enum KeyFile {
     static let maximumSize = 64 << 10
 
     /// Creates a new key file at `path` with mode 0600. Fails if anything exists there.
+    ///
+    /// The key is written and synced under a temporary name beside `path`, then published with
+    /// `link(2)`, which fails if anything is there: a process killed at any instant leaves no key
+    /// file or a whole one, never an empty one that the next `init` would refuse. On a file
+    /// system without hard links the file is created in place, as before.
     public static func create(at path: String) throws {
+        let temporary = path + ".partial-" + Random.bytes(count: 6).map { String($0, radix: 16) }.joined()
+        let text = Array((Base64.encode(Random.bytes(count: 32)) + "\n").utf8)
+        guard try write(text, to: temporary) else { return try createInPlace(at: path, text) }
+        defer { unlink(temporary) }
+        beforePublishing?(temporary)
+        guard link(temporary, path) == 0 else {
+            let code = errno
+            if code == EPERM || code == EOPNOTSUPP || code == EXDEV { return try createInPlace(at: path, text) }
+            throw SecretError(.storage, code == EEXIST ? "The key file \(path) already exists." : "Unable to create the key file \(path): \(SystemError.describe(code)).")
+        }
+        syncDirectory(of: path)
+    }
+
+    /// Writes `text` to a new file at `path` (mode 0600) and syncs it; false when no file can be
+    /// made there at all.
+    private static func write(_ text: [UInt8], to path: String) throws -> Bool {
         let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw SecretError(.storage, errno == EEXIST ? "The key file \(path) already exists." : "Unable to create the key file \(path): \(SystemError.describe(errno)).")
+            if errno == EEXIST { return false }
+            throw SecretError(.storage, "Unable to create the key file \(path): \(SystemError.describe(errno)).")
         }
-        var failed = false
-        let text = Array((Base64.encode(Random.bytes(count: 32)) + "\n").utf8)
-        text.withUnsafeBytes { bytes in
-            failed = write(fd, bytes.baseAddress, bytes.count) != bytes.count || fsync(fd) != 0
-        }
+        let written = text.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) == $0.count && fsync(fd) == 0 }
         close(fd)
-        if failed {
+        guard written else {
             unlink(path)
             throw SecretError(.storage, "Unable to write the key file \(path).")
         }
+        return true
     }
+
+    private static func createInPlace(at path: String, _ text: [UInt8]) throws {
+        guard try write(text, to: path) else { throw SecretError(.storage, "The key file \(path) already exists.") }
+        syncDirectory(of: path)
+    }
+
+    /// Makes the new name durable: best effort, as a directory that cannot be opened still holds it.
+    private static func syncDirectory(of path: String) {
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let fd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    /// Called with the temporary file once it is written and synced, before it is published;
+    /// tests look at both names there.
+    nonisolated(unsafe) static var beforePublishing: ((String) -> Void)?
 
     /// Called between the checks and the read, with the path; tests replace the file there.
     nonisolated(unsafe) static var afterChecks: ((String) -> Void)?

@@ -24,6 +24,26 @@ final class KeyFileTests: SecretTestCase {
         XCTAssertEqual(try KeyFile.read(at: keyPath).count, 45)
     }
 
+    /// The key file appears whole or not at all: until the written and synced key is published
+    /// (link), nothing is at the path, so a process killed on the way leaves no empty key file
+    /// for the next init to refuse; and no temporary name is left behind.
+    func testAKeyFileAppearsWholeOrNotAtAll() throws {
+        var seen: (pathExisted: Bool, partialSize: Int?)?
+        KeyFile.beforePublishing = { [keyPath] temporary in
+            seen = (FileManager.default.fileExists(atPath: keyPath), FileManager.default.contents(atPath: temporary)?.count)
+        }
+        defer { KeyFile.beforePublishing = nil }
+        try KeyFile.create(at: keyPath)
+        XCTAssertEqual(seen?.pathExisted, false)
+        XCTAssertEqual(seen?.partialSize, 45)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".partial-") }, [])
+        // A key file already there is kept, and the refused key leaves nothing behind either.
+        let kept = try KeyFile.read(at: keyPath)
+        assertSecretError(.storage, try KeyFile.create(at: keyPath))
+        XCTAssertTrue(try KeyFile.read(at: keyPath) == kept)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".partial-") }, [])
+    }
+
     func testTwoKeyFilesDiffer() throws {
         try KeyFile.create(at: keyPath)
         try KeyFile.create(at: directory + "/other.key")
