@@ -68,7 +68,14 @@ struct RemoteBinding: Codable {
         switch kind {
         case "directory": return .directory(location)
         // Plain HTTP was refused when the binding was made, unless the user allowed it then.
-        case "s3": return try RemoteAddress.parse(location, endpoint: endpoint, region: region, pathStyle: pathStyle ?? false, allowInsecureHTTP: true)
+        case "s3":
+            do {
+                return try RemoteAddress.parse(location, endpoint: endpoint, region: region, pathStyle: pathStyle ?? false, allowInsecureHTTP: true)
+            } catch {
+                // Earlier builds read endpoints more loosely (an IPv6 zone, a name not in ASCII).
+                throw VaultError(.invalidInput, "The vault's remote.json names an S3 remote this build does not accept: \(error.message)",
+                                 hint: "Bind it again with: credctl remote set \(location) --endpoint http[s]://HOST[:PORT] (a name in its ASCII, punycode form)")
+            }
         default: throw VaultError(.storage, "The vault's remote kind '\(kind)' is not supported by this build.")
         }
     }

@@ -8,6 +8,8 @@ public enum JSONCodec {
 
     /// Encodes `value`; pretty-printed with two-space indentation, or compact.
     public static func encode<T: Encodable>(_ value: T, pretty: Bool) throws -> [UInt8] {
-        JSONWriter.write(try ValueEncoder.encode(value, at: []).value, pretty: pretty)
+        let box = ValueEncoder.Box()
+        try ValueEncoder.encode(value, into: box, at: [])
+        return JSONWriter.write(try box.value(depth: 0), pretty: pretty)
     }
 }

@@ -1,10 +1,16 @@
 /// Reads JSON strictly (RFC 8259): one value with only whitespace around it, strings of valid
 /// UTF-8 with no unescaped control characters and no lone surrogate, numbers in the RFC's
-/// grammar, objects without a repeated key, and nesting at most `maximumDepth` deep. Anything
+/// grammar, objects without a repeated key and with keys of at most `maximumKeyBytes`, nesting
+/// at most `maximumDepth` deep, and at most `maximumBytes` in all. Anything
 /// else is an error: these documents come from files and remotes that may be hostile, and one
 /// reading is the only validation there is.
 public struct JSONParser {
     public static let maximumDepth = 32
+    /// Longer keys are refused: no document here has a key past 32 bytes, and hashing a key of
+    /// combining marks costs time quadratic in its length.
+    public static let maximumKeyBytes = 256
+    /// A document larger than this is refused before it is read; callers bound it lower.
+    public static let maximumBytes = 1 << 20
 
     private let bytes: [UInt8]
     private var position = 0
@@ -12,6 +18,7 @@ public struct JSONParser {
     private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
+        guard bytes.count <= maximumBytes else { throw JSONError("Not valid JSON: larger than \(maximumBytes) bytes.") }
         var parser = JSONParser(bytes)
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
@@ -44,6 +51,7 @@ public struct JSONParser {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw error("an object key must be a string") }
             let key = try string()
+            guard key.utf8.count <= Self.maximumKeyBytes else { throw error("an object key is longer than \(Self.maximumKeyBytes) bytes") }
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
             skipWhitespace()

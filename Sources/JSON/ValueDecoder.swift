@@ -1,7 +1,8 @@
-/// Decodes a `Decodable` from a parsed `JSONValue`, as Foundation's `JSONDecoder` does for the
-/// types here: keys as the type names them, unknown keys ignored, an absent or null key nil for
-/// an optional, integers only from integer literals in range, and nothing converted silently
-/// (no number from a string, no string from a number).
+/// Decodes a `Decodable` from a parsed `JSONValue`, as Foundation's `JSONDecoder` does: keys as
+/// the type names them, unknown keys ignored, an absent or null key nil for an optional, a super
+/// decoder reading `super` (or its key). Stricter in one way: nothing converts silently —
+/// integers only from integer literals in range, no number from a string or string from a
+/// number, no number out of its type's range.
 struct ValueDecoder: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
@@ -26,6 +27,9 @@ struct ValueDecoder: Decoder {
     /// The scalar conversions every container shares.
     static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: [any CodingKey]) throws -> T {
         func mismatch() -> DecodingError { .typeMismatch(T.self, .init(codingPath: path, debugDescription: "Expected \(T.self).")) }
+        if value == .null, !(T.self is any ExpressibleByNilLiteral.Type) {
+            throw DecodingError.valueNotFound(T.self, .init(codingPath: path, debugDescription: "Expected \(T.self), found null."))
+        }
         switch T.self {
         case is String.Type:
             guard case .string(let text) = value else { throw mismatch() }
@@ -35,7 +39,9 @@ struct ValueDecoder: Decoder {
             return flag as! T
         case is Double.Type, is Float.Type:
             guard case .number(let literal) = value, let number = Double(literal), number.isFinite else { throw mismatch() }
-            return (T.self == Float.self ? Float(number) as Any : number as Any) as! T
+            guard T.self == Float.self else { return number as! T }
+            guard Float(number).isFinite else { throw mismatch() }
+            return Float(number) as! T
         default:
             if let integer = T.self as? any FixedWidthInteger.Type {
                 guard case .number(let literal) = value, let number = integer.init(literal, radix: 10),
@@ -77,8 +83,8 @@ private struct KeyedValues<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try ValueDecoder(value: try field(key), codingPath: codingPath + [key]).unkeyedContainer()
     }
 
-    func superDecoder() throws -> any Decoder { ValueDecoder(value: .object(fields), codingPath: codingPath) }
-    func superDecoder(forKey key: Key) throws -> any Decoder { ValueDecoder(value: try field(key), codingPath: codingPath + [key]) }
+    func superDecoder() throws -> any Decoder { ValueDecoder(value: fields["super"] ?? .null, codingPath: codingPath + [SuperKey()]) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { ValueDecoder(value: fields[key.stringValue] ?? .null, codingPath: codingPath + [key]) }
 }
 
 private struct UnkeyedValues: UnkeyedDecodingContainer {
@@ -94,38 +100,40 @@ private struct UnkeyedValues: UnkeyedDecodingContainer {
     var count: Int? { items.count }
     var isAtEnd: Bool { currentIndex >= items.count }
 
-    private mutating func next() throws -> JSONValue {
+    /// The current value, read by `body`; the index moves past it only when `body` succeeds,
+    /// so a caller may try another type on the same value.
+    private mutating func next<T>(_ body: (JSONValue, [any CodingKey]) throws -> T) throws -> T {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(JSONValue.self, .init(codingPath: codingPath, debugDescription: "The array has no more values."))
         }
-        defer { currentIndex += 1 }
-        return items[currentIndex]
+        let result = try body(items[currentIndex], codingPath + [IndexKey(currentIndex)])
+        currentIndex += 1
+        return result
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd, items[currentIndex] == .null else { return false }
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(JSONValue.self, .init(codingPath: codingPath, debugDescription: "The array has no more values."))
+        }
+        guard items[currentIndex] == .null else { return false }
         currentIndex += 1
         return true
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let path = codingPath + [IndexKey(currentIndex)]
-        return try ValueDecoder.decode(type, from: try next(), at: path)
+        try next { value, path in try ValueDecoder.decode(type, from: value, at: path) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        let path = codingPath + [IndexKey(currentIndex)]
-        return try ValueDecoder(value: try next(), codingPath: path).container(keyedBy: type)
+        try next { value, path in try ValueDecoder(value: value, codingPath: path).container(keyedBy: type) }
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let path = codingPath + [IndexKey(currentIndex)]
-        return try ValueDecoder(value: try next(), codingPath: path).unkeyedContainer()
+        try next { value, path in try ValueDecoder(value: value, codingPath: path).unkeyedContainer() }
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let path = codingPath + [IndexKey(currentIndex)]
-        return ValueDecoder(value: try next(), codingPath: path)
+        try next { value, path in ValueDecoder(value: value, codingPath: path) }
     }
 }
 

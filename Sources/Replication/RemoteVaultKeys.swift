@@ -79,7 +79,7 @@ public struct RemoteVaultKeys: Sendable {
     }
 
     private static func decode(_ bytes: [UInt8]) throws -> Document {
-        guard let document = try? JSONCodec.decode(Document.self, from: bytes) else {
+        guard bytes.count <= 64 << 10, let document = try? JSONCodec.decode(Document.self, from: bytes) else {
             throw ReplicationError(.malformed, "The remote's vault.json is not a CredentialVault key file.")
         }
         guard document.format == format else {

@@ -1,6 +1,8 @@
+import Glibc
+
 /// An S3 endpoint as given on the command line: `http[s]://HOST[:PORT]`, optionally with one
-/// trailing `/`. HOST is a name (letters, digits, `-`, `.`, `_`), an IPv4 address, or an IPv6
-/// address in brackets. Nothing else is accepted — no user information, path, query or fragment,
+/// trailing `/`. HOST is a name (ASCII letters, digits, `-`, `.`, `_`), an IPv4 address, or an
+/// IPv6 address in brackets (as `inet_pton` reads it: no zone). Nothing else is accepted — no user information, path, query or fragment,
 /// no empty port — since every byte of it ends up in what is signed and where requests go.
 struct S3Endpoint: Equatable {
     let scheme: String
@@ -20,7 +22,8 @@ struct S3Endpoint: Equatable {
             let after = authority[authority.index(after: close)...]
             guard after.isEmpty || after.hasPrefix(":") else { return nil }
             portText = after.isEmpty ? nil : after.dropFirst()
-            guard !host.isEmpty, host.contains(":"), host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+            var address = in6_addr()
+            guard host.allSatisfy(\.isASCII), inet_pton(AF_INET6, String(host), &address) == 1 else { return nil }
         } else {
             let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             host = parts[0]

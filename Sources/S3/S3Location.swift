@@ -20,7 +20,10 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
         guard url.hasPrefix("s3://") else { throw S3Error(.failed, "'\(url)' is not an s3://BUCKET/PREFIX address.") }
         let rest = url.dropFirst(5)
         let bucket = String(rest.prefix { $0 != "/" })
-        guard bucket.count >= 3, bucket.count <= 63, bucket.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" || $0 == "." }), bucket.first?.isLetter == true || bucket.first?.isNumber == true else {
+        // ASCII only: a fullwidth or accented letter would reach the request's host name, where
+        // the HTTP stack's IDN mapping could turn it into another bucket's.
+        guard bucket.count >= 3, bucket.count <= 63, bucket.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == ".") }),
+              bucket.first?.isLetter == true || bucket.first?.isNumber == true else {
             throw S3Error(.failed, "'\(bucket)' is not a bucket name (3 to 63 lowercase letters, digits, '.' and '-').")
         }
         self.bucket = bucket
@@ -43,8 +46,10 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
         self.host = bare
         self.port = port
         self.endpoint = "\(scheme)://\(bare.contains(":") ? "[\(bare)]" : bare)" + (port.map { ":\($0)" } ?? "")
-        // A dotted bucket name cannot be a host name under the store's wildcard certificate.
-        self.pathStyle = pathStyle || (scheme == "https" && bucket.contains("."))
+        // A dotted bucket name cannot be a host name under the store's wildcard certificate; an
+        // address or localhost has no subdomains at all (BUCKET.127.0.0.1 would go to DNS, and
+        // to whoever answers there, while the loopback check below let it go unencrypted).
+        self.pathStyle = pathStyle || (scheme == "https" && bucket.contains(".")) || Self.isAddressOrLocalhost(bare)
     }
 
     public var url: String { "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)") }
@@ -63,6 +68,12 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
         var v6 = in6_addr()
         guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
         return withUnsafeBytes(of: &v6) { bytes in bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1 }
+    }
+
+    /// `localhost`, or an IPv4 or IPv6 address rather than a name.
+    static func isAddressOrLocalhost(_ host: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return host.lowercased() == "localhost" || inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
     public var description: String { "\(url) at \(endpoint)" }

@@ -48,6 +48,31 @@ final class S3LocationTests: XCTestCase {
                        "http://host:+80", "http://host:8a", "http://host:123456", "http://ho st", "http://h\u{e9}st", "http://host\u{0}",
                        "http://[::1", "http://[::1]x", "http://[]", "http://[host]", "http://[::1]:", "http://host:80:81", " http://host"]
         for text in refused { XCTAssertNil(S3Endpoint.parse(text), text.debugDescription) }
+        // IPv6 as inet_pton reads it, in ASCII: no zone, no fullwidth digit, no stray colon.
+        for text in ["http://[:]", "http://[1.2.3.4:]", "http://[::\u{ff11}]", "http://[\u{ff21}\u{ff22}::1]:80", "http://[fe80::1%eth0]",
+                     "http://[fe80::1%25eth0]", "http://[1:2:3:4:5:6:7:8:9]", "http://[12345::1]"] {
+            XCTAssertNil(S3Endpoint.parse(text), text.debugDescription)
+        }
+        XCTAssertEqual(S3Endpoint.parse("http://[::ffff:127.0.0.1]:80"), S3Endpoint(scheme: "http", host: "::ffff:127.0.0.1", port: 80))
+    }
+
+    /// A bucket is ASCII: a fullwidth or accented letter would reach the host name, where the
+    /// HTTP stack's IDN mapping could make it another bucket's.
+    func testBucketNamesAreASCII() {
+        for bucket in ["\u{ff56}\u{ff41}\u{ff55}\u{ff4c}\u{ff54}", "v\u{e9}ult", "vault\u{2170}", "vault\u{bd}"] {
+            XCTAssertThrowsError(try S3Location(url: "s3://\(bucket)/x", endpoint: nil, region: nil, pathStyle: false), bucket)
+        }
+    }
+
+    /// An address or localhost has no subdomains: such an endpoint is addressed path-style even
+    /// when not asked, so requests go where the loopback check looked (not to BUCKET.127.0.0.1 in DNS).
+    func testAnAddressOrLocalhostIsAddressedPathStyle() throws {
+        XCTAssertEqual(try address("http://127.0.0.1:8333").1, "127.0.0.1:8333")
+        XCTAssertEqual(try address("http://127.0.0.1:8333").0, "http://127.0.0.1:8333/vault/team/one/zones/a%20b?prefix=a%2Fb")
+        XCTAssertEqual(try address("http://localhost:9000").1, "localhost:9000")
+        XCTAssertEqual(try address("http://[::1]:8333").1, "[::1]:8333")
+        XCTAssertEqual(try address("https://10.1.2.3").1, "10.1.2.3")
+        XCTAssertEqual(try address("https://minio.example").1, "vault.minio.example", "a name keeps virtual-host style")
     }
 
     func testListingsDecodeNamedAndNumericEntities() {
