@@ -31,9 +31,17 @@ public struct UUID: Hashable, Comparable, Sendable, CustomStringConvertible, Cus
 
     /// Parses the 36-character form (8-4-4-4-12 hex digits, either case); nil for anything else.
     public init?(uuidString: String) {
-        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let text = Array(uuidString.utf8)
+        var text = uuidString
+        guard text.utf8.count == 36 else { return nil }
+        text.makeContiguousUTF8()
+        guard let parsed = text.utf8.withContiguousStorageIfAvailable({ UUID(utf8: $0, lowercaseOnly: false) }), let parsed else { return nil }
+        self = parsed
+    }
+
+    /// Parses 36 bytes of UUID text; with `lowercaseOnly`, only the lowercase spelling.
+    public init?(utf8 text: UnsafeBufferPointer<UInt8>, lowercaseOnly: Bool) {
         guard text.count == 36 else { return nil }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let parsed = withUnsafeMutableBytes(of: &uuid) { bytes -> Bool in
             var position = 0
             for index in 0..<16 {
@@ -41,7 +49,7 @@ public struct UUID: Hashable, Comparable, Sendable, CustomStringConvertible, Cus
                     guard text[position] == UInt8(ascii: "-") else { return false }
                     position += 1
                 }
-                guard let high = Self.nibble(text[position]), let low = Self.nibble(text[position + 1]) else { return false }
+                guard let high = Self.nibble(text[position], lowercaseOnly), let low = Self.nibble(text[position + 1], lowercaseOnly) else { return false }
                 bytes[index] = high << 4 | low
                 position += 2
             }
@@ -51,10 +59,14 @@ public struct UUID: Hashable, Comparable, Sendable, CustomStringConvertible, Cus
         self.uuid = uuid
     }
 
-    /// The 36-character form, uppercase.
-    public var uuidString: String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        return withUnsafeBytes(of: uuid) { bytes in
+    /// The 36-character form, uppercase (as Foundation writes it).
+    public var uuidString: String { formatted(Array("0123456789ABCDEF".utf8)) }
+
+    /// The 36-character form, lowercase: the spelling the project stores and accepts.
+    public var lowercaseString: String { formatted(Array("0123456789abcdef".utf8)) }
+
+    private func formatted(_ hex: [UInt8]) -> String {
+        withUnsafeBytes(of: uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { out in
                 var position = 0
                 for (index, byte) in bytes.enumerated() {
@@ -83,11 +95,11 @@ public struct UUID: Hashable, Comparable, Sendable, CustomStringConvertible, Cus
         withUnsafeBytes(of: uuid) { hasher.combine(bytes: $0) }
     }
 
-    private static func nibble(_ char: UInt8) -> UInt8? {
+    private static func nibble(_ char: UInt8, _ lowercaseOnly: Bool) -> UInt8? {
         switch char {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): char - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): char - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): char - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F") where !lowercaseOnly: char - UInt8(ascii: "A") + 10
         default: nil
         }
     }

@@ -29,6 +29,17 @@ final class UUIDTests: XCTestCase {
             XCTAssertEqual(UUID(uuidString: id.uuidString.lowercased()), id, "either case parses")
         }
         XCTAssertEqual(UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0xff)).uuidString, "00010203-0405-0607-0809-0A0B0C0D0EFF")
+        XCTAssertEqual(UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0xff)).lowercaseString, "00010203-0405-0607-0809-0a0b0c0d0eff")
+    }
+
+    func testTheLowercaseSpellingAloneCanBeAsked() {
+        let id = UUID()
+        for (text, lowercaseOnly, expected) in [(id.lowercaseString, true, true), (id.uuidString, false, true), (id.uuidString, true, false),
+                                                (id.lowercaseString + " ", false, false), (String(id.lowercaseString.dropLast()), false, false)] {
+            let bytes = Array(text.utf8)
+            let parsed = bytes.withUnsafeBufferPointer { UUID(utf8: $0, lowercaseOnly: lowercaseOnly) }
+            XCTAssertEqual(parsed, expected ? id : nil, "\(text) lowercaseOnly: \(lowercaseOnly)")
+        }
     }
 
     /// Only the 8-4-4-4-12 form, in hex digits of either case: everything Foundation writes.
