@@ -84,7 +84,8 @@ if Context.environment["CREDVAULT_FUZZ"] == "1" {
     let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzBatch", ["Replication", "Sodium"]),
         ("FuzzCompaction", ["Replication", "Sodium"]),
-        ("FuzzVaultJSON", ["Replication", "Sodium", "Membership"]),
+        ("FuzzVaultJSON", ["JSON", "Replication", "Sodium", "Membership"]),
+        ("FuzzS3Endpoint", ["S3"]),
         ("FuzzConfigMerge", ["ConfigTrack", "Replication", "SQLite"]),
         ("FuzzS3XML", ["S3"]),
         ("FuzzAWSCredentials", ["S3", "Sodium"]),
