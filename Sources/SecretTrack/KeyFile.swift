@@ -1,4 +1,5 @@
 import Glibc
+import Replication
 import Sodium
 import SystemErrors
 
@@ -54,11 +55,8 @@ public enum KeyFile {
 
     /// Makes the new name durable: best effort, as a directory that cannot be opened still holds it.
     private static func syncDirectory(of path: String) {
-        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        let fd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        try? FileDescriptor.directory(directory.isEmpty ? "/" : directory).sync()
     }
 
     /// Called with the temporary file once it is written and synced, before it is published;

@@ -4,7 +4,7 @@ import Glibc
 ///
 /// Closing ignores errors: every write this backend cares about is followed by `sync()`,
 /// which reports write-back failures before the descriptor is closed.
-final class FileDescriptor {
+package final class FileDescriptor {
     let rawValue: Int32
 
     /// Opens `path` (`O_CLOEXEC` is always added). The corresponding C function is `open`.
@@ -13,7 +13,7 @@ final class FileDescriptor {
     }
 
     /// Opens a directory for `fsync`.
-    static func directory(_ path: String) throws -> FileDescriptor {
+    package static func directory(_ path: String) throws -> FileDescriptor {
         try FileDescriptor(opening: path, flags: O_RDONLY | O_DIRECTORY)
     }
 
@@ -32,7 +32,7 @@ final class FileDescriptor {
 
     /// Flushes the file (or directory entries) to stable storage. The corresponding C function
     /// is `fsync`.
-    func sync() throws {
+    package func sync() throws {
         _ = try SystemCallError.retrying("fsync") { fsync(rawValue) }
     }
 
