@@ -27,6 +27,29 @@ final class GuardedAllocatorTests: XCTestCase {
         GuardedAllocator.release(large.pointer, capacity: large.capacity)
     }
 
+    func testBlocksCutFromOneSlabDoNotOverlap() throws {
+        let blocks = try (0..<200).map { _ in try XCTUnwrap(GuardedAllocator.allocate(40)) }
+        for (index, block) in blocks.enumerated() {
+            XCTAssertEqual(block.capacity, 64)
+            XCTAssertTrue(UnsafeRawBufferPointer(start: block.pointer, count: block.capacity).allSatisfy { $0 == 0 }, "a new block is zeroed")
+            block.pointer.initializeMemory(as: UInt8.self, repeating: UInt8(truncatingIfNeeded: index + 1), count: block.capacity)
+        }
+        for (index, block) in blocks.enumerated() {
+            let bytes = UnsafeRawBufferPointer(start: block.pointer, count: block.capacity)
+            XCTAssertTrue(bytes.allSatisfy { $0 == UInt8(truncatingIfNeeded: index + 1) }, "block \(index) was overwritten by another")
+        }
+        for block in blocks { GuardedAllocator.release(block.pointer, capacity: block.capacity) }
+    }
+
+    /// Small secrets share guarded pages, one `sodium_malloc` per slab: 126 blocks of 64 bytes
+    /// once took a page (and five system calls) each.
+    func testSmallBlocksShareGuardedPages() throws {
+        let blocks = try (0..<126).map { _ in try XCTUnwrap(GuardedAllocator.allocate(32)) }
+        let pages = Set(blocks.map { UInt(bitPattern: $0.pointer) / 4_096 })
+        XCTAssertLessThanOrEqual(pages.count, 126 / 4, "blocks come from slabs of \(GuardedAllocator.blocksPerSlab(64))")
+        for block in blocks { GuardedAllocator.release(block.pointer, capacity: block.capacity) }
+    }
+
     func testThePoolIsSafeAcrossThreads() throws {
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for round in 0..<500 {
