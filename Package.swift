@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite", "SystemErrors"]),
         // libsecret, and GLib beneath it, through dlopen on first use: only keyring commands load them.
         .target(name: "CLibsecret", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "Keyring", dependencies: ["CLibsecret", "Sodium"]),
+        .target(name: "Keyring", dependencies: ["CLibsecret", "Sodium", "Threads"]),
 
         // Concepts.
         // The id of every record, without Foundation (docs/startup.md).
@@ -32,17 +32,19 @@ let package = Package(
         .target(name: "SecretTrack", dependencies: ["Sodium", "SQLite", "Replication", "SystemErrors"]),
         // Key file formats (PEM, OpenSSH, DER, SSH wire) read by key import and by signing.
         .target(name: "KeyFormats", dependencies: ["Sodium"]),
-        .target(name: "CredentialVault", dependencies: ["Identifiers", "JSON", "ConfigTrack", "SecretTrack", "Replication", "Membership", "Sodium", "Keyring", "SSHConfig", "S3", "SystemErrors", "KeyFormats"]),
+        .target(name: "CredentialVault", dependencies: ["Identifiers", "JSON", "ConfigTrack", "SecretTrack", "Replication", "Membership", "Sodium", "Keyring", "SSHConfig", "S3", "SystemErrors", "KeyFormats", "Threads"]),
         // Two GNU calls Glibc's Swift module does not export.
         .target(name: "CPosix"),
         // libcurl through dlopen, on first use: not FoundationNetworking, which would load
         // Foundation and ICU into every credctl run, nor a link-time libcurl and its libraries.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // Threads without libdispatch, which would add its start-up cost to every command (docs/startup.md).
+        .target(name: "Threads"),
         .target(name: "UnixSockets", dependencies: ["CPosix", "SystemErrors"]),
-        .target(name: "Launch", dependencies: ["Sodium", "CPosix", "SSHConfig", "SystemErrors", "UnixSockets"]),
+        .target(name: "Launch", dependencies: ["Sodium", "CPosix", "SSHConfig", "SystemErrors", "Threads", "UnixSockets"]),
         .target(name: "SSHConfig"),
         // OpenSSH's agent protocol, served by the agent and by credctl ssh itself.
-        .target(name: "SSHAgentService", dependencies: ["Launch", "UnixSockets", "CPosix", "KeyFormats"]),
+        .target(name: "SSHAgentService", dependencies: ["Launch", "Threads", "UnixSockets", "CPosix", "KeyFormats"]),
         .target(name: "S3", dependencies: ["Identifiers", "Sodium", "Replication", "CCurl"]),
         .target(name: "CLogind", linkerSettings: [.linkedLibrary("dl")]),
         // libcrypto (OpenSSL 3) through dlopen, on first use, for RSA, ECDSA, DSA and PEM keys and
@@ -51,13 +53,14 @@ let package = Package(
         .target(name: "CCrypto", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("dl")]),
         // Opens stored SSH private keys and signs with them, for the agent.
         .target(name: "SSHKeys", dependencies: ["KeyFormats", "Sodium", "CCrypto"]),
-        .target(name: "Agent", dependencies: ["Identifiers", "CredentialVault", "Sodium", "CPosix", "CLogind", "SystemErrors", "UnixSockets", "SSHAgentService", "SSHKeys"]),
+        .target(name: "Agent", dependencies: ["Identifiers", "CredentialVault", "Sodium", "CPosix", "CLogind", "SystemErrors", "Threads", "UnixSockets", "SSHAgentService", "SSHKeys"]),
         .target(name: "CredctlKit", dependencies: ["Identifiers", "CredentialVault", "Keyring", "Launch", "SystemErrors", "Agent", "SSHAgentService", "SSHKeys"]),
         .executableTarget(name: "credctl", dependencies: ["CredctlKit"]),
         .executableTarget(name: "credbench", dependencies: ["Identifiers", "CredentialVault", "Sodium", "CSodium", "Replication", "S3", "TestSupport"]),
 
         .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "ReplicationTests", dependencies: ["Replication"]),
         .testTarget(name: "MembershipTests", dependencies: ["Membership", "Sodium", "Replication"]),
         .testTarget(name: "IdentifiersTests", dependencies: ["Identifiers"]),

@@ -3,6 +3,7 @@ import Glibc
 import Sodium
 import SSHAgentService
 import Synchronization
+import Threads
 import UnixSockets
 
 /// The agent's ssh-agent sockets (docs/agent.md, "The ssh-agent"): the vault's, serving every

@@ -1,12 +1,12 @@
 import ConfigTrack
 import CPosix
 import CredentialVault
-import Dispatch
 import Identifiers
 import Glibc
 import Sodium
 import Synchronization
 import SystemErrors
+import Threads
 import UnixSockets
 
 /// The agent of one vault (docs/agent.md): takes the place's lock (a second agent refuses to

@@ -1,7 +1,7 @@
 import CredentialVault
-import Dispatch
 import Glibc
 import Synchronization
+import Threads
 import UnixSockets
 
 /// The agent's background sync (docs/agent.md, "Background sync"): every `interval` seconds,
@@ -41,7 +41,10 @@ public final class AgentSync: Sendable {
 
     /// Runs on a thread of its own until `stop`.
     func start() {
-        DispatchQueue.global(qos: .utility).async { [self] in loop() }
+        guard DetachedThread.start({ [self] in loop() }) else {
+            publish { _ in AgentSyncStatus(last: nil, next: nil, error: "no thread could be started for background sync") }
+            return
+        }
     }
 
     func stop() { stopping.store(true, ordering: .relaxed) }

@@ -1,11 +1,11 @@
 import ConfigTrack
-import Dispatch
 import Glibc
 import Membership
 import Sodium
 import Replication
 import SecretTrack
 import Synchronization
+import Threads
 
 extension Vault {
     /// One sync round per zone: fetch, merge, send. Zones fail independently: an unreachable
@@ -62,7 +62,7 @@ extension Vault {
             // cursors), so they run side by side: a join takes as long as the larger zone.
             let config = config, secrets = secrets
             let results = Mutex<[SyncZone: ZoneOutcome]>([:])
-            DispatchQueue.concurrentPerform(iterations: zones.count) { index in
+            ParallelWork.run(zones.count) { index in
                 let zone = zones[index]
                 let store = stores(zone == .config ? ConfigZone(store: config) : SecretZone(store: secrets))
                 var report: (@Sendable (ZoneSyncReport) -> Void)?

@@ -1,7 +1,7 @@
 internal import CLibsecret
-import Dispatch
 import Glibc
 import Synchronization
+import Threads
 
 /// Runs one blocking libsecret call with a deadline. The call gets a `GCancellable`, cancelled
 /// when the deadline passes; if the call still does not return shortly after, it is abandoned
@@ -17,16 +17,18 @@ enum BoundedCall {
         try Libsecret.load()
         let cancellable = Cancellable()
         let result = Mutex<Result<T, KeyringError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        let done = Completion()
+        // A thread of its own: a call abandoned after its deadline keeps it, not a shared pool's.
+        let started = DetachedThread.start {
             let outcome: Result<T, KeyringError>
             do throws(KeyringError) { outcome = .success(try body(cancellable)) } catch { outcome = .failure(error) }
             result.withLock { $0 = outcome }
             done.signal()
         }
-        if done.wait(timeout: .now() + .milliseconds(milliseconds)) == .timedOut {
+        guard started else { throw KeyringError(.failed, "No thread could be started for a desktop keyring call.") }
+        if !done.wait(milliseconds: milliseconds) {
             g_cancellable_cancel(cancellable.pointer)
-            _ = done.wait(timeout: .now() + .milliseconds(200))
+            _ = done.wait(milliseconds: 200)
         }
         guard let finished = result.withLock({ $0 }) else {
             throw KeyringError(.timedOut, "The desktop keyring did not answer within \(milliseconds) ms.")

@@ -1,9 +1,9 @@
 import CPosix
-import Dispatch
 import Glibc
 import Sodium
 import Synchronization
 import SystemErrors
+import Threads
 import UnixSockets
 
 /// Answers ssh's and ssh-add's password prompts from stored secrets without handing the secrets
@@ -31,7 +31,7 @@ public final class AskpassServer: @unchecked Sendable {
     private let directory: String
     private let listener: Int32
     private let grants = Mutex<[String: [Grant]]>([:])
-    private let done = DispatchSemaphore(value: 0)
+    private let done = Completion()
 
     /// Listens in a new private directory under `parent` (`$XDG_RUNTIME_DIR`, else `/tmp`).
     public init(parent: String) throws {
@@ -45,7 +45,12 @@ public final class AskpassServer: @unchecked Sendable {
             rmdir(directory)
             throw LaunchError("Cannot listen on the askpass socket: \(error)")
         }
-        DispatchQueue.global().async { [self] in serve() }
+        guard DetachedThread.start({ [self] in serve() }) else {
+            close(listener)
+            unlink(socketPath)
+            rmdir(directory)
+            throw LaunchError("Cannot start a thread to answer password prompts.")
+        }
     }
 
     /// A new token whose prompts `answers` may answer, once each.

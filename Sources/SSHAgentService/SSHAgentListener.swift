@@ -1,7 +1,7 @@
 import CPosix
-import Dispatch
 import Glibc
 import Synchronization
+import Threads
 import UnixSockets
 
 /// An ssh-agent socket (docs/agent.md, "The ssh-agent"): accepts this user's processes only,
@@ -19,7 +19,7 @@ public final class SSHAgentListener: Sendable {
     private let keys: any SSHAgentKeys
     private let connections = Mutex<Set<Int32>>([])
     private let stopping = Atomic(false)
-    private let acceptLoopEnded = DispatchSemaphore(value: 0)
+    private let acceptLoopEnded = Completion()
 
     /// Listens at `path`, in a directory of the caller's own with mode 0700.
     public init(path: String, keys: any SSHAgentKeys) throws(UnixSocketError) {

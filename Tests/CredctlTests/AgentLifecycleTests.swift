@@ -36,6 +36,23 @@ final class AgentLifecycleTests: AgentTestCase {
         XCTAssertEqual(mode, 0o700)
     }
 
+    func testEachTerminationSignalEndsTheAgentCleanly() throws {
+        for number in [SIGTERM, SIGINT, SIGHUP] {
+            let agent = try startAgent()
+            try unlock()
+            XCTAssertEqual(try agentState(), "unlocked")
+            kill(agent.processIdentifier, number)
+            // A second signal while it stops changes nothing.
+            kill(agent.processIdentifier, number)
+            agent.waitUntilExit()
+            XCTAssertEqual(agent.terminationReason, .exit, "signal \(number) ended the agent through its handler")
+            XCTAssertEqual(agent.terminationStatus, 0, "signal \(number)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: place.socket), "signal \(number): the socket is removed")
+            XCTAssertEqual(try agentState(), "not-running")
+            assertStatus(try credctl.run("read", "cred://host/db/password"), 77)
+        }
+    }
+
     func testKillingTheAgentAtAnyMomentLosesNothingAndCommandsFallBack() throws {
         for round in 0..<5 {
             try unlock()

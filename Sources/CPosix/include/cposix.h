@@ -20,4 +20,9 @@ int cposix_disable_core_files(void);
 /// For a daemon: close every descriptor from 3 up and change to "/" in the child
 /// (posix_spawn_file_actions_addclosefrom_np, _addchdir_np; glibc exports them with _GNU_SOURCE).
 int cposix_spawn_detach(posix_spawn_file_actions_t *actions);
+
+/// Makes SIGTERM, SIGINT and SIGHUP write their number, one byte, to `fd` (made non-blocking: a
+/// full pipe drops the byte rather than blocking the handler) and do nothing else, so a thread
+/// reading the other end can act on them outside signal context. 0, or -1 with errno set.
+int cposix_forward_stop_signals(int fd);
 #endif

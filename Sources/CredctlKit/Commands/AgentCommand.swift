@@ -22,10 +22,10 @@ struct AgentCommand: Command {
         let server: AgentServer
         do {
             server = try AgentServer(vaultPath: context.vaultPath, place: context.agentPlace, environment: context.environment, syncInterval: syncInterval)
+            try AgentSignals.stopOnTermination(server)
         } catch let error as AgentError {
             throw CLIError(message: error.message, hint: nil, status: ExitStatus.failure)
         }
-        AgentSignals.stopOnTermination(server)
         server.run()
     }
 }

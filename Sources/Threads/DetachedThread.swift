@@ -1,8 +1,8 @@
 import Glibc
 
-/// A thread of its own for work that blocks on a socket or a person for long: Dispatch's shared
-/// pool is bounded, and a pool filled with waiting connections would starve the timers that lock
-/// the vault.
+/// A thread of its own for work that blocks on a socket or a person for long, or that runs beside
+/// the caller until the process ends (the agent's sync, its signal watch): each gets its own
+/// thread, so none waits for a shared pool that waiting connections could fill.
 public enum DetachedThread {
     /// Runs `body` on a new detached thread; false when no thread could be made.
     @discardableResult
