@@ -31,7 +31,7 @@ struct ArgumentParser {
         if globals.version { return .version }
         if rest.first == "help" { return .help(topic: Array(rest.dropFirst()), globals) }
         let words = rest.prefix { !$0.hasPrefix("-") }
-        guard let command = (commands + hidden).filter({ words.starts(with: $0.spec.path) }).max(by: { $0.spec.path.count < $1.spec.path.count }) else {
+        guard let command = (commands + hidden).filter({ words.starts(with: $0.path) }).max(by: { $0.path.count < $1.path.count }) else {
             if globals.help || rest.isEmpty { return .help(topic: Array(words), globals) }
             if let first = rest.first, first.hasPrefix("-") {
                 throw UsageError(Suggestion.message("Unknown option \(first)", suggesting: Suggestion.nearest(first, among: GlobalOptions.names)))
@@ -46,7 +46,7 @@ struct ArgumentParser {
     /// A command line whose words name no command: a group without its subcommand lists the
     /// group's commands; anything else gets the nearest commands, if any are near.
     private func unknownCommand(_ words: [String]) -> UsageError {
-        let paths = commands.map { $0.spec.path }
+        let paths = commands.map { $0.path }
         if let group = words.first, paths.contains(where: { $0.count > 1 && $0[0] == group }) {
             guard words.count > 1 else { return UsageError("'\(group)' needs a subcommand.", group: group) }
             let subcommands = paths.filter { $0.count > 1 && $0[0] == group }.map { $0[1] }

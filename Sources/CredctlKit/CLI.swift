@@ -83,7 +83,7 @@ public enum CLI {
     }
 
     private static func isOwnWord(_ word: String) -> Bool {
-        word.hasPrefix("-") || word == "help" || (CommandTable.all + CommandTable.hidden).contains { $0.spec.path.first == word }
+        word.hasPrefix("-") || word == "help" || (CommandTable.all + CommandTable.hidden).contains { $0.path.first == word }
     }
 
     private static func report(_ message: String, hint: String?) {

@@ -19,6 +19,6 @@ enum CommandTable {
     /// The groups of subcommands (`host`, `identity`, …), in help order.
     static var groups: [String] {
         var seen: Set<String> = []
-        return all.map { $0.spec.path }.filter { $0.count > 1 }.map { $0[0] }.filter { seen.insert($0).inserted }
+        return all.map { $0.path }.filter { $0.count > 1 }.map { $0[0] }.filter { seen.insert($0).inserted }
     }
 }

@@ -2,8 +2,9 @@ import Agent
 import CredentialVault
 
 struct AgentCommand: Command {
+    static let path = ["agent"]
     static let spec = CommandSpec(
-        path: ["agent"],
+        path: path,
         summary: "Run the agent that holds this vault unlocked for a while.",
         overview: "Run the agent of this vault in the foreground: it listens on $XDG_RUNTIME_DIR/credctl/agent.sock (another vault's agent on agent-HASH.sock), serves processes of this user only, and holds the vault unlocked after credctl unlock until it is idle for 15 minutes, 12 hours have passed, or credctl lock; commands that need a secret then ask it instead of prompting. It also syncs the vault in the background every 5 minutes, locked or not, and a few seconds after a command changes the vault or, with a directory remote, another device's objects arrive in it (inotify); credctl status shows the last and next sync, the last error and whether the remote is watched. One agent per vault: a second refuses to start. credctl unlock starts one when none runs; systemd can start it from a socket unit (LISTEN_FDS). It ends on SIGTERM or SIGINT, wiping the keys.",
         usage: ["agent [--sync-interval SECONDS]"],

@@ -9,8 +9,9 @@ import CredentialVault
 /// offered as a completion. A name with a control character is left out rather than escaped:
 /// escaped, it would be completed into a label that does not exist.
 struct CompleteCommand: Command {
+    static let path = ["__complete"]
     static let spec = CommandSpec(
-        path: ["__complete"],
+        path: path,
         summary: "List labels or addresses for the shell completion scripts.",
         overview: "List host, identity or group labels, or secret addresses, one per line, for the shell completion scripts. Never unlocks; prints nothing when there is no vault.",
         // reduce, not joined(separator:), which costs every command a run-time type lookup:

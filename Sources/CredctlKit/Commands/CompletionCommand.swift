@@ -1,6 +1,7 @@
 struct CompletionCommand: Command {
+    static let path = ["completion"]
     static let spec = CommandSpec(
-        path: ["completion"],
+        path: path,
         summary: "Print a shell completion script for bash, zsh or fish.",
         overview: "Print a shell completion script for bash, zsh or fish. It completes commands, options and their fixed values, and the labels of hosts, identities and groups and the cred:// addresses of secrets where a command takes them, read from the vault as you type (from the vault --vault names on the line being completed, else CREDCTL_VAULT or the default) without unlocking it.",
         usage: ["completion bash|zsh|fish"],

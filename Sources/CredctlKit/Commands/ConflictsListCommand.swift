@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct ConflictsListCommand: Command {
+    static let path = ["conflicts", "list"]
     static let spec = CommandSpec(
-        path: ["conflicts", "list"],
+        path: path,
         summary: "List what this device wrote that lost a merge, kept for restoring.",
         overview: "List what was written on this device and lost a merge to a change made elsewhere without knowing it: versions of secrets (an edit of a secret deleted elsewhere, or the older side of two edits made at the same time), kept sealed and never shown, and config field values (record, field, the kept value and the one that won), ids c1, c2 and so on. Each shows what it lost to, when and from which device; all are kept on this device for 90 days. Bring one back with conflicts restore ID.",
         usage: ["conflicts list [--json]"],

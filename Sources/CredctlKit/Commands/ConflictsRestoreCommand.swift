@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct ConflictsRestoreCommand: Command {
+    static let path = ["conflicts", "restore"]
     static let spec = CommandSpec(
-        path: ["conflicts", "restore"],
+        path: path,
         summary: "Bring back what conflicts list shows.",
         overview: "Bring back what conflicts list shows. A secret's version (ID as listed, a number, or s and the number) becomes a new incarnation of its secret, wins over the deletion or edit it lost to, and reaches other devices with the next sync; a removed host comes back with it (when its label is free and what it names exists), a removed identity does not; the vault must be unlocked. A config value (c1, c2 and so on) is applied to its record again as a new edit made after seeing the one that beat it, so it wins everywhere; the record must still exist and the value must still make sense (an identity, group or jump host it names must exist).",
         usage: ["conflicts restore ID"],

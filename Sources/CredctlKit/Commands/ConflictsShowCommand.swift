@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct ConflictsShowCommand: Command {
+    static let path = ["conflicts", "show"]
     static let spec = CommandSpec(
-        path: ["conflicts", "show"],
+        path: path,
         summary: "Show one entry of conflicts list in full.",
         overview: "Show one entry of conflicts list in full: what was kept, what it lost to, from which device and when. With --reveal, a kept secret version is printed instead, its bytes exactly, under the rules of read: refused onto a terminal unless --force-tty is given, and the vault must be unlocked. A config value (c1, c2 and so on) holds no secret to reveal.",
         usage: ["conflicts show ID [--json]", "conflicts show ID --reveal [--force-tty]"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct DeviceApproveCommand: Command {
+    static let path = ["device", "approve"]
     static let spec = CommandSpec(
-        path: ["device", "approve"],
+        path: path,
         summary: "Make the device asking to join with code CODE a member.",
         overview: "Make the device asking to join with verification code CODE a member of the vault: it is given the vault's keys. Check first that CODE is the code the joining device printed; on a terminal the code and the device's name are shown and you are asked, unless --yes. Prints the confirmation code to type on the joining device.",
         usage: ["device approve CODE [--yes]"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct DeviceListCommand: Command {
+    static let path = ["device", "list"]
     static let spec = CommandSpec(
-        path: ["device", "list"],
+        path: path,
         summary: "List the vault's devices: state, how each joined, the epoch it holds.",
         overview: "List the vault's devices as the roster this device verified last gives them (sync first for the newest): name (the one chosen with init --device-name or device rename, else the host name and the start of the id), id, state (member, revoked and by whom, or pending: asking to join), how each joined, the newest epoch whose keys it holds, and when its newest change this device has applied was made (local time, ISO 8601; by that device's clock: a member not heard from for long may be cut off, or the remote withholds its objects). Pending requests are read from the remote when it can be reached. Without a remote, the devices as each announced itself when it first synced.",
         usage: ["device list [--json]"],

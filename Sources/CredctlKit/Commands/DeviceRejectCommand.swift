@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct DeviceRejectCommand: Command {
+    static let path = ["device", "reject"]
     static let spec = CommandSpec(
-        path: ["device", "reject"],
+        path: path,
         summary: "Remove the join request with verification code CODE.",
         overview: "Remove the join request with verification code CODE from the remote: that device is not added.",
         usage: ["device reject CODE"],

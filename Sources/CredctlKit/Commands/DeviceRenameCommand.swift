@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct DeviceRenameCommand: Command {
+    static let path = ["device", "rename"]
     static let spec = CommandSpec(
-        path: ["device", "rename"],
+        path: path,
         summary: "Give a device of the vault a name of your choosing.",
         overview: "Give a device of the vault the name you choose: this device or another, named by its id, a unique start of its id, or its current name. The name is kept in the device's config record, so every device shows it once synced; it needs no unlocking. Names are unique regardless of case.",
         usage: ["device rename ID|NAME NEW-NAME"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct DeviceRequestsCommand: Command {
+    static let path = ["device", "requests"]
     static let spec = CommandSpec(
-        path: ["device", "requests"],
+        path: path,
         summary: "List the devices asking to join, with their verification codes.",
         overview: "List the devices asking to join the vault (credctl init --join), with the verification code each printed and the name it gave. Approve one with credctl device approve CODE once its code matches the one on that device.",
         usage: ["device requests [--json]"],

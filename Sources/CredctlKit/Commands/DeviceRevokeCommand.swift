@@ -2,8 +2,9 @@ import CredentialVault
 import Glibc
 
 struct DeviceRevokeCommand: Command {
+    static let path = ["device", "revoke"]
     static let spec = CommandSpec(
-        path: ["device", "revoke"],
+        path: path,
         summary: "Shut a device out of the vault (a lost or stolen laptop).",
         overview: "Shut a device out of the vault (a lost or stolen laptop): after syncing, append its revocation with its cutoffs and a new epoch whose keys every other member and the recovery key get and it does not; seal this device's secrets in the new epoch, and sync. Its objects written after the cutoffs are refused by every member. Prints the exposure report: every secret it could read (change each at its source); never a value. On a terminal you are asked first, unless --yes.",
         usage: ["device revoke ID|NAME [--yes] [--json] [--recovery-key-file FILE]"],

@@ -2,8 +2,9 @@ import CredentialVault
 import Glibc
 
 struct ExportSSHConfigCommand: Command {
+    static let path = ["export", "ssh-config"]
     static let spec = CommandSpec(
-        path: ["export", "ssh-config"],
+        path: path,
         summary: "Write every host as an ssh_config Host block, with no secrets.",
         overview: "Write every host as an ssh_config Host block (HostName, Port, User, ProxyJump, forwards), so the hosts can be used without credctl. No secret and no key path is written. A label ssh cannot take as a Host name is written with '-' for the offending characters and the label in a comment. Never needs unlocking. -o FILE refuses to replace an existing file unless --force is given.",
         usage: ["export ssh-config [-o FILE [--force]]"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct ForwardAddCommand: Command {
+    static let path = ["forward", "add"]
     static let spec = CommandSpec(
-        path: ["forward", "add"],
+        path: path,
         summary: "Add a local, remote or dynamic (SOCKS) port forward to a host.",
         overview: "Add a port forward to a host, in ssh's own syntax: --local and --remote take [BIND:]PORT:DEST:PORT, --dynamic (SOCKS) takes [BIND:]PORT.",
         usage: ["forward add HOST_LABEL (--local | --remote) [BIND:]PORT:DEST:PORT", "forward add HOST_LABEL --dynamic [BIND:]PORT"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct ForwardListCommand: Command {
+    static let path = ["forward", "list"]
     static let spec = CommandSpec(
-        path: ["forward", "list"],
+        path: path,
         summary: "List port forwards, of all hosts or of one.",
         overview: "List port forwards, of all hosts or of one.",
         usage: ["forward list [HOST_LABEL] [--json]"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct ForwardRemoveCommand: Command {
+    static let path = ["forward", "rm"]
     static let spec = CommandSpec(
-        path: ["forward", "rm"],
+        path: path,
         summary: "Remove a port forward by its id (see forward list).",
         overview: "Remove a port forward by its id (see forward list) or a unique start of it, four characters at least (as git takes commit ids).",
         usage: ["forward rm ID"],

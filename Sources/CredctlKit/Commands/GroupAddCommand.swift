@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct GroupAddCommand: Command {
+    static let path = ["group", "add"]
     static let spec = CommandSpec(
-        path: ["group", "add"],
+        path: path,
         summary: "Add a group of hosts, optionally inside another group.",
         overview: "Add a group of hosts, optionally inside another group.",
         usage: ["group add LABEL [--parent LABEL]"],

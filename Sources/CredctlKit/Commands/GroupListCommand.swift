@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct GroupListCommand: Command {
+    static let path = ["group", "list"]
     static let spec = CommandSpec(
-        path: ["group", "list"],
+        path: path,
         summary: "List groups with their parents and host counts.",
         overview: "List groups with their parents and host counts.",
         usage: ["group list [--json]"],

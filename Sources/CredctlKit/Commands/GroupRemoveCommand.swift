@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct GroupRemoveCommand: Command {
+    static let path = ["group", "rm"]
     static let spec = CommandSpec(
-        path: ["group", "rm"],
+        path: path,
         summary: "Remove a group; its hosts and subgroups move up to its parent.",
         overview: "Remove a group. Its hosts and subgroups move up to its parent (or to the top level); nothing else is removed.",
         usage: ["group rm LABEL"],

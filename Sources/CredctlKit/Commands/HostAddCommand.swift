@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct HostAddCommand: Command {
+    static let path = ["host", "add"]
     static let spec = CommandSpec(
-        path: ["host", "add"],
+        path: path,
         summary: "Add a host.",
         overview: "Add a host. A password is read from standard input with --password-stdin, never from the command line; with --auth password and no --password-stdin it is asked on the terminal (twice, without echo), and refused without one. It is sealed before the host refers to it.",
         usage: ["host add LABEL --hostname H [--port N] [--user U] [--auth METHOD] [--password-stdin] [--identity LABEL] [--group LABEL] [--jump LABEL]"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct HostEditCommand: Command {
+    static let path = ["host", "edit"]
     static let spec = CommandSpec(
-        path: ["host", "edit"],
+        path: path,
         summary: "Change a host.",
         overview: "Change a host. Only the options given change. --password-stdin replaces the password; --no-password removes it (leaving a deletion marker); --auth password on a host without a password asks for one on the terminal (refused without one). An edit that races another writer of the same host is made again on the host as that writer left it, up to 10 times.",
         usage: ["host edit LABEL [--label NEW] [--hostname H] [--port N] [--user U] [--auth METHOD] [--password-stdin | --no-password]",

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct HostListCommand: Command {
+    static let path = ["host", "list"]
     static let spec = CommandSpec(
-        path: ["host", "list"],
+        path: path,
         summary: "List hosts, by label.",
         overview: "List hosts, by label. Never needs unlocking.",
         usage: ["host list [--group LABEL] [--json]"],

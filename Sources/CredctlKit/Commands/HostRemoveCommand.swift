@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct HostRemoveCommand: Command {
+    static let path = ["host", "rm"]
     static let spec = CommandSpec(
-        path: ["host", "rm"],
+        path: path,
         summary: "Remove a host, its port forwards and its stored password.",
         overview: "Remove a host, its port forwards and its stored password. The password leaves a deletion marker so no later delivery can bring it back. Needs no unlocking.",
         usage: ["host rm LABEL"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct HostShowCommand: Command {
+    static let path = ["host", "show"]
     static let spec = CommandSpec(
-        path: ["host", "show"],
+        path: path,
         summary: "Show one host (never its password).",
         overview: "Show one host. Never prints a secret: its password is shown as stored, not synced to this device yet, deleted or quarantined (--json: password_state, with the reference key).",
         usage: ["host show LABEL [--json]"],

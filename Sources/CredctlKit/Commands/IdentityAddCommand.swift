@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct IdentityAddCommand: Command {
+    static let path = ["identity", "add"]
     static let spec = CommandSpec(
-        path: ["identity", "add"],
+        path: path,
         summary: "Import a private key file (OpenSSH or PEM) as an identity.",
         overview: "Import a private key file (OpenSSH or PEM; ed25519, ecdsa, rsa; encrypted or not) as an identity. The key is sealed in the vault; its public key is kept in config. A PEM key needs its public key beside it as FILE.pub. An encrypted key's passphrase (--passphrase-stdin, or asked on a terminal: empty stores none) is checked with OpenSSH's ssh-keygen before anything is stored; a wrong one is refused (77).",
         usage: ["identity add LABEL --private-key FILE [--user U] [--passphrase-stdin] [--confirm]"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct IdentityEditCommand: Command {
+    static let path = ["identity", "edit"]
     static let spec = CommandSpec(
-        path: ["identity", "edit"],
+        path: path,
         summary: "Change an identity's label, user name, or confirmation on each use.",
         overview: "Change an identity. Only the options given change; the key itself does not (add another key as an identity of its own). --confirm makes credctl's agent ask before each use of the key, through SSH_ASKPASS as ssh-add -c does; --no-confirm stops asking. Needs no unlocking. An edit that races another writer of the same identity is made again on the identity as that writer left it, up to 10 times.",
         usage: ["identity edit LABEL [--label NEW] [--user U | --no-user] [--confirm | --no-confirm]"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct IdentityListCommand: Command {
+    static let path = ["identity", "list"]
     static let spec = CommandSpec(
-        path: ["identity", "list"],
+        path: path,
         summary: "List identities.",
         overview: "List identities. Never needs unlocking.",
         usage: ["identity list [--json]"],

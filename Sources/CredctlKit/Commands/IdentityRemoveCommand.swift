@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct IdentityRemoveCommand: Command {
+    static let path = ["identity", "rm"]
     static let spec = CommandSpec(
-        path: ["identity", "rm"],
+        path: path,
         summary: "Remove an identity with its sealed key and passphrase.",
         overview: "Remove an identity and its sealed key and passphrase (leaving deletion markers). Refused while hosts use it.",
         usage: ["identity rm LABEL"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct IdentityShowCommand: Command {
+    static let path = ["identity", "show"]
     static let spec = CommandSpec(
-        path: ["identity", "show"],
+        path: path,
         summary: "Show one identity and its public key.",
         overview: "Show one identity and its public key. Never prints the private key or passphrase.",
         usage: ["identity show LABEL [--json]"],

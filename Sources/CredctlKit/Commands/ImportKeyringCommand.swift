@@ -2,8 +2,9 @@ import CredentialVault
 import Keyring
 
 struct ImportKeyringCommand: Command {
+    static let path = ["import", "keyring"]
     static let spec = CommandSpec(
-        path: ["import", "keyring"],
+        path: path,
         summary: "Bring passwords kept in the desktop keyring in as hosts.",
         overview: "Bring passwords kept in the desktop keyring in as hosts. An item becomes a host when its attributes name an SSH host: server, host or hostname; user, username or login; port; and protocol, which must be ssh, sftp or scp (without --attribute, items with no protocol are skipped: a database or web password must not become an SSH host by accident; pick such items with --attribute). Its password is stored device-only; once a remote is set, the next unlock makes it syncable. A host with the same host name, port and user is the same host: importing again creates no duplicates, gives a host without a password the item's, and keeps a different password the vault already holds. Lists every item found and what became of it; never prints a secret, and reads the secret only of items it imports. Items of a locked collection are skipped (nothing is unlocked at the desktop). A new host is labelled with the item's label when that has no spaces, else user@host.",
         usage: ["import keyring [--attribute NAME=VALUE ...] [--dry-run] [--json]"],

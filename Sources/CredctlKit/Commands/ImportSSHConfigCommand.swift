@@ -2,8 +2,9 @@ import CredentialVault
 import Glibc
 
 struct ImportSSHConfigCommand: Command {
+    static let path = ["import", "ssh-config"]
     static let spec = CommandSpec(
-        path: ["import", "ssh-config"],
+        path: path,
         summary: "Import the Host blocks of an ssh_config file (default ~/.ssh/config).",
         overview: """
             Import the Host blocks of an ssh_config file (default ~/.ssh/config, its Include lines followed) as hosts. Every name of a Host line that is not a pattern becomes a host, with what ssh would use for that name (settings of Host * and other pattern blocks that match it included, %h and a missing HostName standing for that name): HostName, Port, User, ProxyJump, LocalForward, RemoteForward and DynamicForward. IdentityFile keys become identities, their private keys sealed in the vault (a key already there is reused). \

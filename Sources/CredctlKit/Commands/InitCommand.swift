@@ -2,8 +2,9 @@ import CredentialVault
 import Keyring
 
 struct InitCommand: Command {
+    static let path = ["init"]
     static let spec = CommandSpec(
-        path: ["init"],
+        path: path,
         summary: "Create a new vault, or join the vault on a remote (--join).",
         overview: "Create a new vault. It unlocks with a passphrase (asked on the terminal, or read with --passphrase-file) or with a key file (--key-file; created with mode 0600 if it does not exist). With --join, the new vault joins the vault on an existing remote: with --recovery-key-file it joins at once; otherwise it asks to be approved, prints a verification code and exits 75 until a device of the vault runs credctl device approve CODE (the same code) and the confirmation code that prints is given here (--confirm CODE, or typed on the terminal); run the same command again, or wait with --wait. Once joined it syncs once. With --key-file and no FILE, the key file is $XDG_CONFIG_HOME/credctl/key (~/.config/credctl/key), where every command finds it without being told. With --keyring, it also unlocks through the desktop keyring on this device, so a desktop session needs no prompt; the passphrase or key file stays as the fallback. With --secret-backend keyring, the sealed secret bodies are kept as items of the desktop keyring instead of in secrets.sqlite (which keeps their metadata, versions and deletion markers); that vault then needs the desktop keyring to read or write a secret. The backend is chosen once, here.",
         usage: ["init [--device-name NAME] [--keyring] [--secret-backend sqlite|keyring] [--passphrase-file FILE | --key-file [FILE]]",

@@ -4,8 +4,9 @@ import SystemErrors
 import Sodium
 
 struct InjectCommand: Command {
+    static let path = ["inject"]
     static let spec = CommandSpec(
-        path: ["inject"],
+        path: path,
         summary: "Render a template, replacing each {{ cred://… }} with its secret.",
         overview: "Render a template, replacing each {{ cred://... }} with the secret it names (other {{ ... }} are left as they are). Every address is opened before anything is written: one that has not synced to this device (75), a locked vault (77) or a missing record leaves OUT untouched. OUT is written only if it is new or not readable by others (mode 0600 or narrower), through a temporary file renamed into place. Standard output on a terminal is refused unless --force-tty is given.",
         usage: ["inject [-i IN] [-o OUT] [--force-tty]"],

@@ -2,8 +2,9 @@ import Agent
 import CredentialVault
 
 struct LockCommand: Command {
+    static let path = ["lock"]
     static let spec = CommandSpec(
-        path: ["lock"],
+        path: path,
         summary: "Lock the vault's agent now: its keys are wiped at once.",
         overview: "Lock the vault's agent now: the keys it holds are wiped at once, and commands ask for the key again (or use a key file) until the next credctl unlock. Says so when no agent runs.",
         usage: ["lock"],

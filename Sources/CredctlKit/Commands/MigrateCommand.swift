@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct MigrateCommand: Command {
+    static let path = ["migrate"]
     static let spec = CommandSpec(
-        path: ["migrate"],
+        path: path,
         summary: "Make device-only secrets syncable now.",
         overview: "Make device-only secrets syncable now (every unlock does this too): each one not pinned is sealed again under the vault key, the secrets zone syncs, and its device-only copy is dropped only once the remote is read back and holds it. Lists what it did; with --dry-run, what it would do (no unlocking, nothing changed). What cannot finish (remote unreachable) stays pending and is retried.",
         usage: ["migrate [--dry-run] [--json]"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct PassphraseChangeCommand: Command {
+    static let path = ["passphrase", "change"]
     static let spec = CommandSpec(
-        path: ["passphrase", "change"],
+        path: path,
         summary: "Change the vault's passphrase on this device.",
         overview: "Change the vault's passphrase on this device: unlocks with the current one (or another method), then the new one (asked twice, or --new-passphrase-file) replaces it in one transaction. The other devices and the remote are not touched; each device has its own.",
         usage: ["passphrase change [--new-passphrase-file FILE]"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct QuarantineDiscardCommand: Command {
+    static let path = ["quarantine", "discard"]
     static let spec = CommandSpec(
-        path: ["quarantine", "discard"],
+        path: path,
         summary: "Drop quarantined entries for good, by ID.",
         overview: "Drop quarantined entries for good, by the ID that quarantine list shows (zone/number). Entries written by a newer credctl apply by themselves after an upgrade; discard only what you know is damaged or unwanted.",
         usage: ["quarantine discard ID..."],

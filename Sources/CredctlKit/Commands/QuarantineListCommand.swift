@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct QuarantineListCommand: Command {
+    static let path = ["quarantine", "list"]
     static let spec = CommandSpec(
-        path: ["quarantine", "list"],
+        path: path,
         summary: "List what sync received but could not apply, with the reason.",
         overview: "List what sync received but could not apply (a newer format, a damaged or foreign object), with the reason and an ID. Quarantined data is kept, never blocks other records, and is never applied, except what a newer credctl wrote: every sync tries that again, so an upgrade applies it. Drop an entry with quarantine discard ID.",
         usage: ["quarantine list [--json]"],

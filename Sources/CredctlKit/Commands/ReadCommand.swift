@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct ReadCommand: Command {
+    static let path = ["read"]
     static let spec = CommandSpec(
-        path: ["read"],
+        path: path,
         summary: "Print one secret's bytes exactly, with no newline added.",
         overview: "Print one secret's bytes exactly, with no newline added. REF is a reference key (host.<uuid>.password) or a cred:// address. Refuses to print to a terminal unless --force-tty is given: pipe it instead.",
         usage: ["read REF [--force-tty]"],

@@ -2,8 +2,9 @@ import CredentialVault
 import Glibc
 
 struct RecoveryKeyRotateCommand: Command {
+    static let path = ["recovery-key", "rotate"]
     static let spec = CommandSpec(
-        path: ["recovery-key", "rotate"],
+        path: path,
         summary: "Replace the vault's recovery key with a new one, shown once.",
         overview: "Replace the vault's recovery key (one that may have been seen): a new key is shown once (or written to a new 0600 file with --recovery-key-file), and a new epoch starts that the old key is not given; from then on the old key adds no device and opens nothing new.",
         usage: ["recovery-key rotate [--recovery-key-file FILE]"],

@@ -2,8 +2,9 @@ import CredentialVault
 import Glibc
 
 struct RemoteSetCommand: Command {
+    static let path = ["remote", "set"]
     static let spec = CommandSpec(
-        path: ["remote", "set"],
+        path: path,
         summary: "Bind the vault to a remote: a directory or an S3-compatible bucket.",
         overview: "Bind the vault to a remote: a directory (a Syncthing or Nextcloud folder, a network mount) or an S3-compatible bucket (s3://BUCKET/PREFIX with --endpoint, --region, --path-style; credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or ~/.aws/credentials, never from the command line). The first device creates the remote: the vault's roster starts with it, and a recovery key is shown once (or written to --recovery-key-file). Other devices join with credctl init --join, approved by a member or with the recovery key. A vault that already has records and binds to the remote of another vault joins that vault the same way: it takes its id and key, and its records and secrets are merged in with the next sync. The remote only ever holds sealed, signed objects; nothing on it is wrapped under a passphrase.",
         usage: ["remote set DIR [--recovery-key-file FILE] [--name NAME] [--confirm CODE] [--wait [SECONDS]] [--merge]",

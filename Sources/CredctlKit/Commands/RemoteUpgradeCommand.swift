@@ -2,8 +2,9 @@ import CredentialVault
 import Glibc
 
 struct RemoteUpgradeCommand: Command {
+    static let path = ["remote", "upgrade"]
     static let spec = CommandSpec(
-        path: ["remote", "upgrade"],
+        path: path,
         summary: "Convert a remote of the previous format to devices as principals.",
         overview: "Convert the remote this vault is bound to from the previous format (keys wrapped under a sync passphrase) to devices as principals: asks for the old sync passphrase once (or --sync-passphrase-file), makes this device the vault's first member with a new recovery key (shown once, or written to --recovery-key-file), new keys for everything, removes the old objects and sends all of this device's records again. The other devices then join again (credctl remote set LOCATION, approved here or with the recovery key). Secrets ever synced under the old format were open to offline guessing of the sync passphrase by anyone who kept a copy of the remote: change those that matter.",
         usage: ["remote upgrade [--sync-passphrase-file FILE] [--recovery-key-file FILE]"],

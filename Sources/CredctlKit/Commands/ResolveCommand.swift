@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct ResolveCommand: Command {
+    static let path = ["resolve"]
     static let spec = CommandSpec(
-        path: ["resolve"],
+        path: path,
         summary: "Show how to reach a host: address, user, jump hosts, forwards and auth.",
         overview: "Resolve a host into its connection parameters: address, user, jump hosts, forwards and authentication. The credential is checked (so a missing or deleted one is reported) but printed only with --reveal.",
         usage: ["resolve LABEL [--json] [--reveal [--force-tty]]"],

@@ -2,8 +2,9 @@ import CredentialVault
 import Launch
 
 struct RunCommand: Command {
+    static let path = ["run"]
     static let spec = CommandSpec(
-        path: ["run"],
+        path: path,
         summary: "Run a command with secrets from the vault in its environment.",
         overview: "Run COMMAND with secrets in its environment: each --env NAME=REF sets NAME to the secret REF names (a cred:// address or a reference key), and every inherited variable whose value is a cred:// address is replaced by that secret. Secrets never appear in the command line. Every reference is opened before COMMAND starts: one that has not synced to this device (75), a locked vault (77) or a missing record stops here and COMMAND does not run. COMMAND replaces credctl, so its exit status is the command's (127: not found). COMMAND does not inherit CREDCTL_VAULT, CREDCTL_KEY_FILE or CREDCTL_PASSPHRASE_FILE.",
         usage: ["run [--env NAME=REF ...] -- COMMAND [ARG ...]"],

@@ -3,8 +3,9 @@ import Glibc
 import Launch
 
 struct SSHCommand: Command {
+    static let path = ["ssh"]
     static let spec = CommandSpec(
-        path: ["ssh"],
+        path: path,
         summary: "Connect to a host with OpenSSH, as the vault describes it.",
         overview: "Connect with the system's OpenSSH client to a host as the vault describes it: host name, port, user, the jump chain (each jump host with its own settings, as ssh -J) and the host's port forwards. ssh signs through an agent socket that offers only the keys of this host and its jump hosts, and no private key is handed to ssh or to any other program: with an unlocked credctl agent (credctl unlock) the agent signs and nothing is asked; without one, credctl unlocks the vault as always and signs itself, for as long as ssh runs. A hop that authenticates with the user's own ssh-agent reaches it through the same socket. With --agent-lifetime the keys are instead added to the running agent ($SSH_AUTH_SOCK) for that many seconds. An identity marked --confirm is used only after SSH_ASKPASS says yes. A stored password is answered through SSH_ASKPASS by credctl itself, which ssh reaches with a single-use token; the secret is never in ssh's arguments or environment, and neither are CREDCTL_VAULT, CREDCTL_KEY_FILE or CREDCTL_PASSPHRASE_FILE. Words after -- are read as ssh reads its own: leading options go before the destination and win over the vault's settings, the rest is the remote command. The exit status is ssh's; 77 when the vault is locked and cannot be unlocked.",
         usage: ["ssh LABEL [--agent-lifetime SECONDS] [-- SSH-OPTION ... [COMMAND ...]]"],

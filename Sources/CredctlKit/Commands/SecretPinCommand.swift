@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct SecretPinCommand: Command {
+    static let path = ["secret", "pin"]
     static let spec = CommandSpec(
-        path: ["secret", "pin"],
+        path: path,
         summary: "Choose where a secret lives: on this device only, or syncable.",
         overview: "Choose where a secret lives. --device-only keeps it on this device only: a syncable secret is deleted on every other device (a deletion that travels) and kept here, and migration leaves it alone. --syncable lets it sync again (sealed under the vault key at once when a remote is set). REF is a reference key or a cred:// address. Needs the vault unlocked, except to pin a secret that is already device-only.",
         usage: ["secret pin REF --device-only", "secret pin REF --syncable"],

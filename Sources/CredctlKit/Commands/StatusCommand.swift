@@ -3,8 +3,9 @@ import CredentialVault
 import Keyring
 
 struct StatusCommand: Command {
+    static let path = ["status"]
     static let spec = CommandSpec(
-        path: ["status"],
+        path: path,
         summary: "Show the vault's path, ids, lock state, record counts and sync state.",
         overview: "Show the vault's path, ids, lock state, record counts and the sync state of each zone. Never needs unlocking.",
         usage: ["status [--json]"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct SyncCommand: Command {
+    static let path = ["sync"]
     static let spec = CommandSpec(
-        path: ["sync"],
+        path: path,
         summary: "Run one sync round: fetch and merge, then send this device's changes.",
         overview: "Run one sync round with the remote: fetch and merge what other devices published, then send this device's changes. Needs no unlocking. Exits 69 when the remote cannot be reached and 77 when it refuses this device's credentials (local work is unaffected either way).",
         usage: ["sync [--zone config|secrets] [--compact] [--json]"],

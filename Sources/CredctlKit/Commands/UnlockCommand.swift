@@ -4,8 +4,9 @@ import Glibc
 import Launch
 
 struct UnlockCommand: Command {
+    static let path = ["unlock"]
     static let spec = CommandSpec(
-        path: ["unlock"],
+        path: path,
         summary: "Unlock the vault into its agent, so commands stop asking.",
         overview: "Unlock the vault into its agent (starting one when none runs) with what unlocks it here: --key-file or --passphrase-file, else the desktop keyring, the default key file, or the passphrase asked on the terminal. Commands that need a secret then ask the agent and never prompt, until it locks: after --idle-timeout seconds without a use (900 unless given), --max-time seconds after this unlock (43200 unless given; a day at most), or credctl lock. Unlocking an unlocked agent checks the key again and starts both times anew.",
         usage: ["unlock [--idle-timeout SECONDS] [--max-time SECONDS]"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct UnlockMethodAddCommand: Command {
+    static let path = ["unlock-method", "add"]
     static let spec = CommandSpec(
-        path: ["unlock-method", "add"],
+        path: path,
         summary: "Add a way to unlock the vault on this device, beside its others.",
         overview: "Add a way to unlock the vault on this device, beside its others: a passphrase (asked twice, or --new-passphrase-file), a key file (--new-key-file FILE, else $XDG_CONFIG_HOME/credctl/key; created with mode 0600 if it does not exist), or the desktop keyring. Unlocks the vault once with a method it has. Only this device changes; nothing on the remote.",
         usage: ["unlock-method add passphrase [--new-passphrase-file FILE]", "unlock-method add keyfile [--new-key-file FILE]", "unlock-method add keyring"],

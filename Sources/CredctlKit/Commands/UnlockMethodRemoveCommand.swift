@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct UnlockMethodRemoveCommand: Command {
+    static let path = ["unlock-method", "remove"]
     static let spec = CommandSpec(
-        path: ["unlock-method", "remove"],
+        path: path,
         summary: "Remove a way to unlock the vault on this device.",
         overview: "Remove a way to unlock the vault on this device (its key slot; for keyring, also the key kept in the desktop keyring). The last method is never removed. Unlocks the vault once first.",
         usage: ["unlock-method remove passphrase|keyfile|keyring"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct UnlockMethodSetCommand: Command {
+    static let path = ["unlock-method", "set"]
     static let spec = CommandSpec(
-        path: ["unlock-method", "set"],
+        path: path,
         summary: "Also unlock the vault through the desktop keyring on this device.",
         overview: "Add a way to unlock the vault on this device. keyring keeps a random key in the desktop keyring (GNOME Keyring, KeePassXC, any Secret Service), so a desktop session opens the vault without a prompt; the vault's other methods keep working and are used whenever the keyring is unavailable or locked. Unlocks the vault once with its current method.",
         usage: ["unlock-method set keyring"],

@@ -1,8 +1,9 @@
 import CredentialVault
 
 struct VaultRotateCommand: Command {
+    static let path = ["vault", "rotate"]
     static let spec = CommandSpec(
-        path: ["vault", "rotate"],
+        path: path,
         summary: "Start a new epoch: new vault and transport keys for the same devices.",
         overview: "Start a new epoch for the same devices: new vault and transport keys, boxed to every member and the recovery key, which also carry the previous ones (history stays readable). This device's secrets are sealed in the new epoch, then it syncs; every other device moves to it when it next syncs and unlocks.",
         usage: ["vault rotate"],
