@@ -11,7 +11,7 @@ struct Context {
     let opened = OpenedVaults()
     /// Where this vault's agent listens (`agentPlace`): resolving the vault's path takes a
     /// realpath of it and of the default vault's, which a read would otherwise do twice.
-    let agentPlaceOnce = ComputedOnce<AgentPlace>()
+    let agentPlaceOnce = AgentPlaceOnce()
     /// Set when the process ends with the command: read-only vaults are then not closed.
     let keptUntilExit: VaultsKeptUntilExit?
 
