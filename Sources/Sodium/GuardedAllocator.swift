@@ -4,7 +4,7 @@ import Synchronization
 /// Guarded memory, carved in slabs and recycled.
 ///
 /// `sodium_malloc` maps a region with a guard page on each side, makes its bookkeeping page
-/// read-only, excludes it from core dumps and locks it: five system calls and four mappings,
+/// read-only, excludes it from core dumps and locks it: six system calls and four mappings,
 /// about 20 µs, and `munmap` on free flushes other cores' mappings. A command touches a handful
 /// of small secrets (a key file, its key, the vault keys, a body), so that cost was paid five
 /// times over for a single `credctl read`. Small blocks therefore come from slabs: one
