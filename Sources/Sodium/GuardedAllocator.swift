@@ -8,8 +8,8 @@ import Synchronization
 /// about 20 µs, and `munmap` on free flushes other cores' mappings. A command touches a handful
 /// of small secrets (a key file, its key, the vault keys, a body), so that cost was paid five
 /// times over for a single `credctl read`. Small blocks therefore come from slabs: one
-/// `sodium_malloc` region of one page, cut into blocks of one size class, every block wiped with
-/// `sodium_memzero` before it is handed out and again before it goes back to the pool.
+/// `sodium_malloc` region of one page, cut into blocks of one size class: zeroed when the slab is
+/// made, and wiped with `sodium_memzero` whenever a block goes back to the pool.
 ///
 /// What that trades: the guard pages, lock and dump exclusion are the slab's, so an overrun of
 /// one block reaches the next block of the same slab — another secret, never unguarded memory —

@@ -42,7 +42,7 @@ final class GuardedAllocatorTests: XCTestCase {
     }
 
     /// Small secrets share guarded pages, one `sodium_malloc` per slab: 126 blocks of 64 bytes
-    /// once took a page (and five system calls) each.
+    /// once took a page (and six system calls) each.
     func testSmallBlocksShareGuardedPages() throws {
         let blocks = try (0..<126).map { _ in try XCTUnwrap(GuardedAllocator.allocate(32)) }
         let pages = Set(blocks.map { UInt(bitPattern: $0.pointer) / 4_096 })
